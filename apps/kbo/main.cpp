@@ -1,0 +1,63 @@
+// kbo: command-line entry point. Dispatches to registered subcommands ("gp", "optimize", "bench sets"…).
+#include <iostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "command.hpp"
+#include "kbo/error.hpp"
+
+namespace kbo::cli {
+std::map<std::string, CommandInfo>& registry() {
+  static std::map<std::string, CommandInfo> commands;
+  return commands;
+}
+}  // namespace kbo::cli
+
+namespace {
+void print_usage(std::ostream& out) {
+  out << "usage: kbo <command> [options]   (kbo <command> --help for its options)\n\ncommands:\n";
+  for (const auto& [name, info] : kbo::cli::registry()) out << "  " << name << std::string(name.size() < 20 ? 20 - name.size() : 1, ' ') << info.summary << "\n";
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
+    print_usage(argc < 2 ? std::cerr : std::cout);
+    return argc < 2 ? 2 : 0;
+  }
+  auto& commands = kbo::cli::registry();
+  // Two-word commands ("bench sets") take precedence over one-word ones.
+  std::string name = argv[1];
+  int consumed = 1;
+  if (argc >= 3 && commands.count(name + " " + argv[2])) {
+    name += std::string(" ") + argv[2];
+    consumed = 2;
+  }
+  auto it = commands.find(name);
+  if (it == commands.end()) {
+    std::string allowed;
+    for (const auto& [n, info] : commands) allowed += (allowed.empty() ? "" : ", ") + n;
+    std::cerr << "kbo: unknown command '" << name << "' (allowed: " << allowed << ")\n";
+    return 2;
+  }
+  std::string program = "kbo " + name;
+  std::vector<char*> args;
+  args.push_back(program.data());
+  for (int i = consumed + 1; i < argc; ++i) args.push_back(argv[i]);
+  try {
+    return it->second.run(static_cast<int>(args.size()), args.data());
+  } catch (const kbo::cli::HelpShown&) {
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return 0;  // --help
+    std::cerr << program << ": " << e.what() << "\n";
+    return 2;
+  } catch (const kbo::InputError& e) {
+    std::cerr << program << ": " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return 1;
+  }
+}

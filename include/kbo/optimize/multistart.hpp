@@ -1,0 +1,33 @@
+#pragma once
+// Acquisition maximisation front-end: multi-start (Sobol candidates → best few → L-BFGS polish with
+// analytic gradients, in parallel over the machine's cores), CMA-ES (multi-start) or DIRECT.
+#include <string>
+
+#include "kbo/acquisition.hpp"
+#include "kbo/optimize/cmaes.hpp"
+#include "kbo/space.hpp"
+
+namespace kbo {
+
+enum class AcqOptimizerType { MultiStart, Cmaes, Direct };
+AcqOptimizerType parse_acq_optimizer(const std::string& name);  // "multistart" | "cmaes" | "direct"
+
+struct AcqOptimizerOptions {
+  AcqOptimizerType type = AcqOptimizerType::MultiStart;
+  int raw_samples = 512;     // Sobol candidates scored before polishing
+  int num_starts = 8;        // best candidates polished (plus the `extra_starts`)
+  int max_evaluations = 200; // per local run (L-BFGS / CMA-ES); total for DIRECT
+  int threads = 0;           // 0 ⇒ std::thread::hardware_concurrency()
+  std::uint64_t seed = 0;
+};
+
+/// Maximises `acq` over `space` (its box; candidates and results canonicalised by the space).
+/// `extra_starts` (e.g. the incumbent, rows) are always among the starting points.
+OptResult maximize_acquisition(const Acquisition& acq, const Space& space, const AcqOptimizerOptions& options,
+                               const Mat& extra_starts = Mat());
+
+/// Same, for a plain objective (used e.g. by A-GP-UCB's inner searches and KFO).
+OptResult maximize_objective(const Objective& f, const Space& space, const AcqOptimizerOptions& options,
+                             const Mat& extra_starts = Mat());
+
+}  // namespace kbo

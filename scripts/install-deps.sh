@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages kbo needs to build, test and benchmark. Idempotent and quiet when
+# everything is already there: only missing packages are passed to apt-get.
+set -euo pipefail
+packages=(
+  cmake g++ make pkg-config
+  libeigen3-dev            # linear algebra
+  libopenblas-dev liblapacke-dev  # fast BLAS/LAPACK behind Eigen
+  libnlopt-cxx-dev libnlopt-dev   # L-BFGS with bounds, DIRECT
+  libsvm-dev               # SVM with precomputed kernels (KFO)
+  libsqlite3-dev libpq-dev # study storage
+  nlohmann-json3-dev libtomlplusplus-dev libcli11-dev
+  libboost-dev             # Sobol sequences (Joe-Kuo direction numbers)
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3-numpy python3-sklearn  # reference implementation for fixtures and benchmarks
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}" >&2
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >/dev/null
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
