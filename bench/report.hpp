@@ -1,0 +1,28 @@
+#pragma once
+// Small helpers every `kbo bench` experiment uses to write its results: mean ± std, Markdown text and
+// SVG line plots (no plotting dependency: the figures are simple enough to draw directly).
+#include <string>
+#include <vector>
+
+namespace kbo::bench {
+
+struct Series {
+  std::string name;
+  std::vector<double> x, mean, std;  // std may be empty (no band)
+};
+
+struct MeanStd {
+  double mean = 0.0, std = 0.0;  // std: sample standard deviation (n-1); 0 for n < 2
+};
+MeanStd mean_std(const std::vector<double>& values);
+/// "1.234 ± 0.056"
+std::string fmt_mean_std(const std::vector<double>& values, int precision = 3);
+
+/// Line plot with one line (and a ±std band when given) per series; log_y plots log10 of positive values.
+void write_line_plot_svg(const std::string& path, const std::string& title, const std::string& xlabel,
+                         const std::string& ylabel, const std::vector<Series>& series, bool log_y = false);
+
+/// Writes text to path, creating parent directories.
+void write_text(const std::string& path, const std::string& text);
+
+}  // namespace kbo::bench
