@@ -43,6 +43,9 @@ class Kernel {
   /// Data-dependent kernels (PSD-projected max kernel, approximate set kernel) rebuild their state
   /// from the training inputs here; the GP calls it before every factorisation. Default: nothing.
   virtual void condition_on(const Mat& /*X_train*/) {}
+  /// True for kernels whose values depend on the training set (they override condition_on): the GP
+  /// then refactorises instead of extending its Cholesky factor when a point is added.
+  virtual bool depends_on_training_data() const { return false; }
 };
 
 using KernelPtr = std::unique_ptr<Kernel>;

@@ -1,0 +1,86 @@
+#include "kbo/linalg.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace kbo {
+
+void Cholesky::compute(const Mat& K) {
+  if (K.rows() != K.cols()) throw NumericalError("Cholesky: matrix is not square");
+  const Eigen::Index n = K.rows();
+  const double scale = n > 0 ? std::max(K.diagonal().cwiseAbs().mean(), 1e-300) : 1.0;
+  // Jitter escalation: 0, then 1e-10 … 1e-1 of the mean diagonal.
+  for (double rel = 0.0; rel <= 0.1 + 1e-15; rel = (rel == 0.0 ? 1e-10 : rel * 10.0)) {
+    Mat A = K;
+    const double jitter = rel * scale;
+    if (jitter > 0.0) A.diagonal().array() += jitter;
+    Eigen::LLT<Mat> llt(A);
+    if (llt.info() == Eigen::Success && llt.matrixLLT().diagonal().minCoeff() > 0.0 &&
+        std::isfinite(llt.matrixLLT().diagonal().sum())) {
+      L_ = llt.matrixL();
+      jitter_ = jitter;
+      return;
+    }
+  }
+  throw NumericalError("Cholesky failed: the matrix is not positive definite even with jitter " +
+                       std::to_string(0.1 * scale) + " (n = " + std::to_string(n) + ")");
+}
+
+void Cholesky::extend(const Vec& k_new, double k_nn) {
+  const Eigen::Index n = L_.rows();
+  if (k_new.size() != n) throw NumericalError("Cholesky::extend: size mismatch");
+  Vec l = n > 0 ? Vec(L_.triangularView<Eigen::Lower>().solve(k_new)) : Vec();
+  double pivot = k_nn + jitter_ - l.squaredNorm();
+  if (!(pivot > 0.0)) throw NumericalError("Cholesky::extend: new pivot is not positive (duplicate point?)");
+  L_.conservativeResize(n + 1, n + 1);
+  L_.row(n).head(n) = l.transpose();
+  L_.col(n).setZero();
+  L_(n, n) = std::sqrt(pivot);
+}
+
+Vec Cholesky::solve(const Vec& b) const {
+  Vec x = L_.triangularView<Eigen::Lower>().solve(b);
+  L_.triangularView<Eigen::Lower>().transpose().solveInPlace(x);
+  return x;
+}
+Mat Cholesky::solve(const Mat& B) const {
+  Mat X = L_.triangularView<Eigen::Lower>().solve(B);
+  L_.triangularView<Eigen::Lower>().transpose().solveInPlace(X);
+  return X;
+}
+Vec Cholesky::solve_lower(const Vec& b) const { return L_.triangularView<Eigen::Lower>().solve(b); }
+Mat Cholesky::solve_lower(const Mat& B) const { return L_.triangularView<Eigen::Lower>().solve(B); }
+
+Mat Cholesky::inverse() const {
+  // K^{-1} = L^{-T} L^{-1}; computing L^{-1} once then a symmetric product halves the work of solve(I).
+  Mat Linv = L_.triangularView<Eigen::Lower>().solve(Mat::Identity(L_.rows(), L_.rows()));
+  Mat inv(L_.rows(), L_.rows());
+  inv.setZero();
+  inv.selfadjointView<Eigen::Lower>().rankUpdate(Linv.transpose());
+  return inv.selfadjointView<Eigen::Lower>();
+}
+
+double Cholesky::log_det() const { return 2.0 * L_.diagonal().array().log().sum(); }
+
+SymmetricEigen symmetric_eigen(const Mat& A) {
+  Mat S = 0.5 * (A + A.transpose());
+  Eigen::SelfAdjointEigenSolver<Mat> es(S);
+  if (es.info() != Eigen::Success) throw NumericalError("symmetric eigendecomposition did not converge");
+  return {es.eigenvalues(), es.eigenvectors()};
+}
+
+Mat psd_clip(const Mat& A, double floor) {
+  SymmetricEigen e = symmetric_eigen(A);
+  Vec clipped = (e.values.array() < floor).select(0.0, e.values);
+  return e.vectors * clipped.asDiagonal() * e.vectors.transpose();
+}
+
+void require_finite(const Mat& A, const char* what) {
+  for (Eigen::Index i = 0; i < A.rows(); ++i)
+    for (Eigen::Index j = 0; j < A.cols(); ++j)
+      if (!std::isfinite(A(i, j)))
+        throw InputError(std::string(what) + ": non-finite value (NaN or inf) at row " + std::to_string(i + 1) +
+                         ", column " + std::to_string(j + 1));
+}
+
+}  // namespace kbo

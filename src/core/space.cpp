@@ -1,0 +1,105 @@
+#include "kbo/space.hpp"
+
+#include <boost/random/sobol.hpp>
+#include <cmath>
+#include <sstream>
+
+namespace kbo {
+
+Box::Box(Vec lo, Vec hi) : lower(std::move(lo)), upper(std::move(hi)) {
+  if (lower.size() != upper.size())
+    throw InputError("bounds: " + std::to_string(lower.size()) + " lower and " + std::to_string(upper.size()) +
+                     " upper values");
+  if (lower.size() == 0) throw InputError("bounds: empty (need at least one dimension lo:hi)");
+  for (Eigen::Index i = 0; i < lower.size(); ++i) {
+    if (!std::isfinite(lower[i]) || !std::isfinite(upper[i]))
+      throw InputError("bounds: dimension " + std::to_string(i + 1) + " is not finite");
+    if (!(lower[i] < upper[i])) {
+      std::ostringstream m;
+      m << "bounds: dimension " << i + 1 << " has lo >= hi (" << lower[i] << ":" << upper[i] << "); need lo < hi";
+      throw InputError(m.str());
+    }
+  }
+}
+
+Box Box::unit(int dim) { return Box(Vec::Zero(dim), Vec::Ones(dim)); }
+
+bool Box::contains(const Vec& x, double tol) const {
+  if (x.size() != lower.size()) return false;
+  return ((x.array() >= lower.array() - tol) && (x.array() <= upper.array() + tol)).all();
+}
+Vec Box::clamp(const Vec& x) const { return x.cwiseMax(lower).cwiseMin(upper); }
+Vec Box::to_unit(const Vec& x) const { return (x - lower).cwiseQuotient(upper - lower); }
+Vec Box::from_unit(const Vec& u) const { return lower + u.cwiseProduct(upper - lower); }
+
+struct Sobol::Impl {
+  explicit Impl(int dim) : engine(static_cast<unsigned>(dim)) {}
+  boost::random::sobol engine;
+  std::vector<std::uint64_t> shift;
+  bool origin_pending = true;
+};
+
+Sobol::Sobol(int dim, std::uint64_t shift_seed) : dim_(dim) {
+  if (dim < 1 || dim > 3667) throw InputError("Sobol: dimension must be in 1..3667, got " + std::to_string(dim));
+  impl_ = std::make_unique<Impl>(dim);
+  impl_->shift.assign(dim, 0);
+  if (shift_seed != 0) {
+    Rng rng = make_rng(shift_seed);
+    for (auto& s : impl_->shift) s = rng();
+  }
+}
+Sobol::~Sobol() = default;
+
+Vec Sobol::next() {
+  Vec u(dim_);
+  for (int d = 0; d < dim_; ++d) {
+    // Boost's engine skips the origin; the published sequence starts with it.
+    std::uint64_t v = impl_->origin_pending ? 0 : static_cast<std::uint64_t>(impl_->engine());
+    v ^= impl_->shift[d];
+    u[d] = static_cast<double>(v >> 11) * 0x1.0p-53;  // top 53 bits: exactly representable, in [0,1)
+  }
+  impl_->origin_pending = false;
+  return u;
+}
+
+Mat Sobol::next(int n) {
+  Mat U(n, dim_);
+  for (int i = 0; i < n; ++i) U.row(i) = next().transpose();
+  return U;
+}
+
+SamplingMethod parse_sampling_method(const std::string& name) {
+  if (name == "sobol") return SamplingMethod::Sobol;
+  if (name == "uniform" || name == "random") return SamplingMethod::Uniform;
+  throw InputError("unknown sampling method '" + name + "' (allowed: sobol, uniform)");
+}
+
+Mat Space::sample(int n, SamplingMethod method, Rng& rng) const {
+  const Box& b = bounds();
+  Mat U(n, dim());
+  if (method == SamplingMethod::Sobol) {
+    Sobol sobol(dim(), rng() | 1ULL);
+    U = sobol.next(n);
+  } else {
+    std::uniform_real_distribution<double> unif(0.0, 1.0);
+    for (int i = 0; i < n; ++i)
+      for (int d = 0; d < dim(); ++d) U(i, d) = unif(rng);
+  }
+  Mat X(n, dim());
+  for (int i = 0; i < n; ++i) {
+    Vec x = b.from_unit(U.row(i).transpose());
+    canonicalize(x);
+    X.row(i) = x.transpose();
+  }
+  return X;
+}
+
+std::string BoxSpace::describe() const {
+  std::ostringstream o;
+  o << "box(";
+  for (int i = 0; i < dim(); ++i) o << (i ? "," : "") << box_.lower[i] << ":" << box_.upper[i];
+  o << ")";
+  return o.str();
+}
+
+}  // namespace kbo
