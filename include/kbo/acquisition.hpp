@@ -37,6 +37,7 @@ class LogExpectedImprovement : public Acquisition {
   LogExpectedImprovement(const GP& gp, double incumbent);
   double value(const Vec& x) const override;
   double value_and_gradient(const Vec& x, Vec& grad) const override;
+  Vec values(const Mat& X) const override;
  private:
   const GP& gp_;
   double incumbent_;
@@ -48,6 +49,7 @@ class LogProbabilityOfImprovement : public Acquisition {
   LogProbabilityOfImprovement(const GP& gp, double incumbent);
   double value(const Vec& x) const override;
   double value_and_gradient(const Vec& x, Vec& grad) const override;
+  Vec values(const Mat& X) const override;
  private:
   const GP& gp_;
   double incumbent_;

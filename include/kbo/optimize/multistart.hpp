@@ -19,6 +19,7 @@ struct AcqOptimizerOptions {
   int max_evaluations = 200; // per local run (L-BFGS / CMA-ES); total for DIRECT
   int threads = 0;           // 0 ⇒ std::thread::hardware_concurrency()
   std::uint64_t seed = 0;
+  double cmaes_sigma0 = 0.2; // CMA-ES initial step (fraction of the box width) for each start
 };
 
 /// Maximises `acq` over `space` (its box; candidates and results canonicalised by the space).
@@ -26,7 +27,9 @@ struct AcqOptimizerOptions {
 OptResult maximize_acquisition(const Acquisition& acq, const Space& space, const AcqOptimizerOptions& options,
                                const Mat& extra_starts = Mat());
 
-/// Same, for a plain objective (used e.g. by A-GP-UCB's inner searches and KFO).
+/// Same, for a plain objective (used e.g. by A-GP-UCB's inner searches and KFO). With MultiStart the
+/// objective must fill the gradient (L-BFGS); use Cmaes or Direct for gradient-free objectives. With
+/// threads != 1 the objective is called from several threads at once and must be thread-safe.
 OptResult maximize_objective(const Objective& f, const Space& space, const AcqOptimizerOptions& options,
                              const Mat& extra_starts = Mat());
 

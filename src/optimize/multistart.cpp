@@ -1,0 +1,205 @@
+// Acquisition maximisation: scrambled-Sobol candidates scored in one batch, the best few (plus the
+// caller's extra starts) polished by L-BFGS or CMA-ES in parallel, or DIRECT over the whole box.
+//
+// Determinism: every start has its own seed (derived from options.seed and the start's index) and its
+// own result slot; the reduction scans the slots in index order (ties keep the lower index). The result
+// therefore does not depend on the number of threads or on scheduling.
+#include "kbo/optimize/multistart.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <numeric>
+#include <thread>
+#include <vector>
+
+namespace kbo {
+namespace {
+
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+/// SplitMix64 finaliser: decorrelates per-start seeds derived from (seed, index).
+std::uint64_t mix(std::uint64_t z) {
+  z += 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+double nan_to_worst(double v) { return std::isnan(v) ? kNegInf : v; }
+
+void validate(const Space& space, const AcqOptimizerOptions& o, const Mat& extra) {
+  if (space.dim() < 1) throw InputError("acquisition optimiser: the space must have at least one dimension");
+  if (o.raw_samples < 0) throw InputError("acquisition optimiser: raw_samples must be >= 0");
+  if (o.num_starts < 0) throw InputError("acquisition optimiser: num_starts must be >= 0");
+  if (o.max_evaluations < 1) throw InputError("acquisition optimiser: max_evaluations must be >= 1");
+  if (o.threads < 0) throw InputError("acquisition optimiser: threads must be >= 0 (0 = all cores)");
+  if (extra.size() > 0 && extra.cols() != space.dim())
+    throw InputError("acquisition optimiser: extra starts have " + std::to_string(extra.cols()) +
+                     " columns, the space has " + std::to_string(space.dim()));
+  if (o.type != AcqOptimizerType::Direct && (o.raw_samples == 0 || o.num_starts == 0) && extra.rows() == 0)
+    throw InputError("acquisition optimiser: needs raw_samples >= 1 and num_starts >= 1, or extra starts");
+}
+
+/// Canonicalises then clamps (canonicalisation of a point in the box stays in the box for the spaces
+/// kbo has, but the clamp makes that a guarantee).
+void canonical(const Space& space, Vec& x) {
+  space.canonicalize(x);
+  x = space.bounds().clamp(x);
+}
+
+/// The shared driver. `score_batch` scores the rows of a matrix (one batched call for acquisitions).
+template <class ScoreBatch>
+OptResult maximize_impl(const Objective& f, ScoreBatch&& score_batch, const Space& space,
+                        const AcqOptimizerOptions& o, const Mat& extra) {
+  validate(space, o, extra);
+  const Box& box = space.bounds();
+  const int D = space.dim();
+
+  // Extra starts (always kept), canonicalised.
+  Mat starts_extra(extra.rows(), D);
+  for (Eigen::Index i = 0; i < extra.rows(); ++i) {
+    Vec x = extra.row(i).transpose();
+    if (!x.allFinite()) throw InputError("acquisition optimiser: extra starts must be finite");
+    canonical(space, x);
+    starts_extra.row(i) = x.transpose();
+  }
+
+  if (o.type == AcqOptimizerType::Direct) {
+    OptResult r = direct_maximize(f, box, o.max_evaluations);
+    canonical(space, r.x);
+    r.value = nan_to_worst(f(r.x, nullptr));
+    ++r.evaluations;
+    if (starts_extra.rows() > 0) {
+      const Vec v = score_batch(starts_extra);
+      r.evaluations += static_cast<int>(v.size());
+      for (Eigen::Index i = 0; i < v.size(); ++i)
+        if (nan_to_worst(v[i]) > r.value) {
+          r.value = v[i];
+          r.x = starts_extra.row(i).transpose();
+        }
+    }
+    return r;
+  }
+
+  // Raw candidates: scrambled Sobol in the box, canonicalised, scored in one batch.
+  int evaluations = 0;
+  std::vector<Vec> starts;
+  if (o.raw_samples > 0 && o.num_starts > 0) {
+    Sobol sobol(D, mix(o.seed) | 1ULL);  // non-zero shift ⇒ scrambled for every seed
+    Mat cand = sobol.next(o.raw_samples);
+    Vec x(D);
+    for (int i = 0; i < o.raw_samples; ++i) {
+      x = box.lower + cand.row(i).transpose().cwiseProduct(box.upper - box.lower);
+      canonical(space, x);
+      cand.row(i) = x.transpose();
+    }
+    Vec v = score_batch(cand);
+    evaluations += o.raw_samples;
+    std::vector<int> idx(o.raw_samples);
+    std::iota(idx.begin(), idx.end(), 0);
+    const int keep = std::min(o.num_starts, o.raw_samples);
+    std::partial_sort(idx.begin(), idx.begin() + keep, idx.end(), [&](int a, int b) {
+      const double va = nan_to_worst(v[a]), vb = nan_to_worst(v[b]);
+      return va > vb || (va == vb && a < b);
+    });
+    for (int i = 0; i < keep; ++i) starts.push_back(cand.row(idx[i]).transpose());
+  }
+  for (Eigen::Index i = 0; i < starts_extra.rows(); ++i) starts.push_back(starts_extra.row(i).transpose());
+
+  // Local runs, one slot per start.
+  const int S = static_cast<int>(starts.size());
+  std::vector<OptResult> results(S);
+  std::vector<std::exception_ptr> errors(S);
+  auto run_one = [&](int s) {
+    try {
+      OptResult r;
+      if (o.type == AcqOptimizerType::MultiStart) {
+        r = lbfgs_maximize(f, starts[s], box, LbfgsOptions{o.max_evaluations, 1e-9});
+      } else {
+        CmaesOptions co;
+        co.sigma0 = o.cmaes_sigma0;
+        co.max_evaluations = o.max_evaluations;
+        co.project = [&space](Vec& x) { space.canonicalize(x); };
+        co.seed = mix(o.seed ^ mix(static_cast<std::uint64_t>(s) + 1));
+        r = cmaes_maximize(f, starts[s], box, co);
+      }
+      // The polished point must be canonical; re-evaluate only if canonicalisation moved it.
+      Vec xc = r.x;
+      canonical(space, xc);
+      if (xc != r.x) {
+        r.x = xc;
+        r.value = f(r.x, nullptr);
+        ++r.evaluations;
+      }
+      r.value = nan_to_worst(r.value);
+      results[s] = std::move(r);
+    } catch (...) {
+      errors[s] = std::current_exception();
+    }
+  };
+
+  int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = std::min(threads, S);
+  if (threads <= 1) {
+    for (int s = 0; s < S; ++s) run_one(s);
+  } else {
+    std::atomic<int> next{0};
+    std::vector<std::thread> pool;
+    pool.reserve(threads);
+    for (int t = 0; t < threads; ++t)
+      pool.emplace_back([&] {
+        for (int s = next.fetch_add(1); s < S; s = next.fetch_add(1)) run_one(s);
+      });
+    for (auto& th : pool) th.join();
+  }
+  for (int s = 0; s < S; ++s)
+    if (errors[s]) std::rethrow_exception(errors[s]);
+
+  // Fixed-order reduction.
+  OptResult best;
+  best.evaluations = evaluations;
+  for (int s = 0; s < S; ++s) {
+    best.evaluations += results[s].evaluations;
+    if (best.x.size() == 0 || results[s].value > best.value) {
+      best.x = results[s].x;
+      best.value = results[s].value;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+AcqOptimizerType parse_acq_optimizer(const std::string& name) {
+  if (name == "multistart") return AcqOptimizerType::MultiStart;
+  if (name == "cmaes") return AcqOptimizerType::Cmaes;
+  if (name == "direct") return AcqOptimizerType::Direct;
+  throw InputError("unknown acquisition optimizer '" + name + "' (allowed: multistart, cmaes, direct)");
+}
+
+OptResult maximize_acquisition(const Acquisition& acq, const Space& space, const AcqOptimizerOptions& options,
+                               const Mat& extra_starts) {
+  const Objective f = [&acq](const Vec& x, Vec* grad) {
+    return grad ? acq.value_and_gradient(x, *grad) : acq.value(x);
+  };
+  return maximize_impl(f, [&acq](const Mat& X) { return acq.values(X); }, space, options, extra_starts);
+}
+
+OptResult maximize_objective(const Objective& f, const Space& space, const AcqOptimizerOptions& options,
+                             const Mat& extra_starts) {
+  auto score = [&f](const Mat& X) {
+    Vec v(X.rows());
+    Vec x(X.cols());
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+      x = X.row(i).transpose();
+      v[i] = f(x, nullptr);
+    }
+    return v;
+  };
+  return maximize_impl(f, score, space, options, extra_starts);
+}
+
+}  // namespace kbo
