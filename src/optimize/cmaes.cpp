@@ -38,9 +38,9 @@ OptResult cmaes_maximize(const Objective& f, const Vec& x0, const Box& box, cons
   std::normal_distribution<double> normal(0.0, 1.0);
 
   OptResult best;
-  // Evaluates x (already in the box and projected); NaN counts as -inf. Returns the value to rank by.
-  auto evaluate = [&](const Vec& x) {
-    double v = f(x, nullptr);
+  // Records the value v at x (already in the box and projected); NaN counts as -inf. Returns the value
+  // to rank by.
+  auto record = [&](double v, const auto& x) {
     if (std::isnan(v)) v = kNegInf;
     ++best.evaluations;
     if (best.x.size() == 0 || v > best.value) {
@@ -49,6 +49,7 @@ OptResult cmaes_maximize(const Objective& f, const Vec& x0, const Box& box, cons
     }
     return v;
   };
+  auto evaluate = [&](const Vec& x) { return record(f(x, nullptr), x); };
   // Clamp to the box, project, clamp again (a projection must not leave the box); returns x.
   auto repair = [&](Vec& x) {
     x = x.cwiseMax(box.lower).cwiseMin(box.upper);
@@ -91,22 +92,33 @@ OptResult cmaes_maximize(const Objective& f, const Vec& x0, const Box& box, cons
   std::deque<double> best_history;      // best value of each recent generation
 
   Mat Y(n, lambda);                     // steps y_k = (u_k - m)/σ of the repaired samples
-  Vec x(n), u(n), z(n), values(lambda);
+  Mat P(lambda, n);                     // the repaired population (rows), in original coordinates
+  Vec x(n), u(n), y(n), z(n), values(lambda);
   std::vector<int> order(lambda);
 
   while (best.evaluations + lambda <= opt.max_evaluations) {
-    // Sample, repair, evaluate.
+    // Sample and repair the whole population, then evaluate it (in one call if batched).
     for (int k = 0; k < lambda; ++k) {
       for (int i = 0; i < n; ++i) z[i] = normal(rng);
       u = mean + sigma * (B * D.cwiseProduct(z));
       x = box.lower + u.cwiseProduct(width);
       repair(x);
       u = to_u(x);
-      Vec y = (u - mean) / sigma;
+      y = (u - mean) / sigma;
       const double len = (invsqrtC * y).norm();
       if (len > max_step) y *= max_step / len;
       Y.col(k) = y;
-      values[k] = evaluate(x);
+      P.row(k) = x.transpose();
+    }
+    if (opt.batch_objective) {
+      const Vec v = opt.batch_objective(P);
+      if (v.size() != lambda) throw InputError("cmaes_maximize: batch_objective returned the wrong number of values");
+      for (int k = 0; k < lambda; ++k) values[k] = record(v[k], P.row(k).transpose());
+    } else {
+      for (int k = 0; k < lambda; ++k) {
+        x = P.row(k).transpose();
+        values[k] = evaluate(x);
+      }
     }
     // Rank (descending; stable so that ties keep sampling order → deterministic).
     std::iota(order.begin(), order.end(), 0);

@@ -43,6 +43,47 @@ void validate(const Space& space, const AcqOptimizerOptions& o, const Mat& extra
     throw InputError("acquisition optimiser: needs raw_samples >= 1 and num_starts >= 1, or extra starts");
 }
 
+/// Runs fn(i) for i in [0, count) on up to `threads` threads (work taken from a shared counter). Each
+/// index writes only its own output, so results never depend on the thread count or scheduling.
+template <class F>
+void parallel_for(int count, int threads, F&& fn) {
+  threads = std::min(threads, count);
+  if (threads <= 1) {
+    for (int i = 0; i < count; ++i) fn(i);
+    return;
+  }
+  std::atomic<int> next{0};
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      for (int i = next.fetch_add(1); i < count; i = next.fetch_add(1)) fn(i);
+    });
+  for (auto& th : pool) th.join();
+}
+
+/// Scores the rows of C in fixed chunks of kChunk rows spread over the threads. The chunk boundaries do
+/// not depend on the thread count, so neither do the (floating-point) values.
+template <class ScoreBatch>
+Vec score_parallel(ScoreBatch& score_batch, const Mat& C, int threads) {
+  constexpr Eigen::Index kChunk = 128;
+  const Eigen::Index n = C.rows();
+  const int chunks = static_cast<int>((n + kChunk - 1) / kChunk);
+  Vec v(n);
+  std::vector<std::exception_ptr> errors(chunks);
+  parallel_for(chunks, threads, [&](int c) {
+    try {
+      const Eigen::Index start = c * kChunk, m = std::min(kChunk, n - start);
+      v.segment(start, m) = score_batch(C.middleRows(start, m));
+    } catch (...) {
+      errors[c] = std::current_exception();
+    }
+  });
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return v;
+}
+
 /// Canonicalises then clamps (canonicalisation of a point in the box stays in the box for the spaces
 /// kbo has, but the clamp makes that a guarantee).
 void canonical(const Space& space, Vec& x) {
@@ -51,12 +92,16 @@ void canonical(const Space& space, Vec& x) {
 }
 
 /// The shared driver. `score_batch` scores the rows of a matrix (one batched call for acquisitions).
+/// `batched` says whether score_batch is genuinely batched (then CMA-ES evaluates whole generations
+/// through it).
 template <class ScoreBatch>
-OptResult maximize_impl(const Objective& f, ScoreBatch&& score_batch, const Space& space,
+OptResult maximize_impl(const Objective& f, ScoreBatch&& score_batch, bool batched, const Space& space,
                         const AcqOptimizerOptions& o, const Mat& extra) {
   validate(space, o, extra);
   const Box& box = space.bounds();
   const int D = space.dim();
+  const int threads =
+      o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
   // Extra starts (always kept), canonicalised.
   Mat starts_extra(extra.rows(), D);
@@ -96,7 +141,7 @@ OptResult maximize_impl(const Objective& f, ScoreBatch&& score_batch, const Spac
       canonical(space, x);
       cand.row(i) = x.transpose();
     }
-    Vec v = score_batch(cand);
+    const Vec v = score_parallel(score_batch, cand, threads);
     evaluations += o.raw_samples;
     std::vector<int> idx(o.raw_samples);
     std::iota(idx.begin(), idx.end(), 0);
@@ -124,6 +169,7 @@ OptResult maximize_impl(const Objective& f, ScoreBatch&& score_batch, const Spac
         co.max_evaluations = o.max_evaluations;
         co.project = [&space](Vec& x) { space.canonicalize(x); };
         co.seed = mix(o.seed ^ mix(static_cast<std::uint64_t>(s) + 1));
+        if (batched) co.batch_objective = [&score_batch](const Mat& X) -> Vec { return score_batch(X); };
         r = cmaes_maximize(f, starts[s], box, co);
       }
       // The polished point must be canonical; re-evaluate only if canonicalisation moved it.
@@ -141,20 +187,7 @@ OptResult maximize_impl(const Objective& f, ScoreBatch&& score_batch, const Spac
     }
   };
 
-  int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = std::min(threads, S);
-  if (threads <= 1) {
-    for (int s = 0; s < S; ++s) run_one(s);
-  } else {
-    std::atomic<int> next{0};
-    std::vector<std::thread> pool;
-    pool.reserve(threads);
-    for (int t = 0; t < threads; ++t)
-      pool.emplace_back([&] {
-        for (int s = next.fetch_add(1); s < S; s = next.fetch_add(1)) run_one(s);
-      });
-    for (auto& th : pool) th.join();
-  }
+  parallel_for(S, threads, run_one);
   for (int s = 0; s < S; ++s)
     if (errors[s]) std::rethrow_exception(errors[s]);
 
@@ -185,7 +218,8 @@ OptResult maximize_acquisition(const Acquisition& acq, const Space& space, const
   const Objective f = [&acq](const Vec& x, Vec* grad) {
     return grad ? acq.value_and_gradient(x, *grad) : acq.value(x);
   };
-  return maximize_impl(f, [&acq](const Mat& X) { return acq.values(X); }, space, options, extra_starts);
+  auto score = [&acq](const Mat& X) { return acq.values(X); };
+  return maximize_impl(f, score, true, space, options, extra_starts);
 }
 
 OptResult maximize_objective(const Objective& f, const Space& space, const AcqOptimizerOptions& options,
@@ -199,7 +233,7 @@ OptResult maximize_objective(const Objective& f, const Space& space, const AcqOp
     }
     return v;
   };
-  return maximize_impl(f, score, space, options, extra_starts);
+  return maximize_impl(f, score, false, space, options, extra_starts);
 }
 
 }  // namespace kbo

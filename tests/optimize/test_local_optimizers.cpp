@@ -134,6 +134,25 @@ TEST(Cmaes, DeterministicForASeed) {
   EXPECT_EQ(a.value, b.value);
 }
 
+TEST(Cmaes, BatchedObjectiveGivesTheSameRun) {
+  kbo::CmaesOptions o;
+  o.max_evaluations = 500;
+  o.seed = 5;
+  auto a = kbo::cmaes_maximize(rosen, Vec::Zero(4), cube(4, -2, 2), o);
+  int calls = 0;
+  o.batch_objective = [&](const kbo::Mat& X) {
+    ++calls;
+    Vec v(X.rows());
+    for (int i = 0; i < X.rows(); ++i) v[i] = rosen(X.row(i).transpose(), nullptr);
+    return v;
+  };
+  auto b = kbo::cmaes_maximize(rosen, Vec::Zero(4), cube(4, -2, 2), o);
+  EXPECT_EQ(a.x, b.x);
+  EXPECT_EQ(a.value, b.value);
+  EXPECT_EQ(a.evaluations, b.evaluations);
+  EXPECT_EQ(calls, (b.evaluations - 1) / 8);  // λ = 4 + floor(3 ln 4) = 8 per generation, after x0
+}
+
 TEST(Cmaes, ProjectionKeepsEveryEvaluationInTheCanonicalRegion) {
   // Canonical region: sorted coordinates x_0 <= x_1 <= x_2 (as for sets). The objective's maximiser c is
   // unsorted; every evaluated point must be sorted and the result must be the best sorted point.

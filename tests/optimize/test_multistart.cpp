@@ -67,7 +67,7 @@ TEST(MultiStart, DeterministicAcrossThreadCounts) {
     kbo::AcqOptimizerOptions o;
     o.type = type;
     o.seed = 11;
-    o.raw_samples = 128;
+    o.raw_samples = 300;  // several scoring chunks
     o.num_starts = 6;
     o.max_evaluations = 150;
     o.threads = 1;

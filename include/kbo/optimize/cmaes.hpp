@@ -16,6 +16,9 @@ struct CmaesOptions {
   double tol_x = 1e-10;      // stop when σ·max(sqrt(diag C)) < tol_x·width
   std::function<void(Vec&)> project;  // optional projection onto a canonical region
   std::uint64_t seed = 0;
+  /// Optional batched objective: values at the rows of a matrix (one call per generation, e.g.
+  /// Acquisition::values, which predicts all λ points with one GP solve). Must agree with f.
+  std::function<Vec(const Mat&)> batch_objective;
 };
 
 OptResult cmaes_maximize(const Objective& f, const Vec& x0, const Box& box, const CmaesOptions& opt = {});
