@@ -1,0 +1,91 @@
+#pragma once
+// The standard GP-BO step and the random-search baseline, both as Strategies.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "kbo/strategy.hpp"
+
+namespace kbo {
+
+/// The unit-cube image [0,1]^D of a space: sampling and canonicalisation are the original space's,
+/// carried through the affine map. The GP and the acquisition optimiser of BOStrategy work here, so
+/// kernel hyperparameters and priors mean the same thing whatever the user's bounds are.
+class UnitCubeSpace : public Space {
+ public:
+  explicit UnitCubeSpace(std::shared_ptr<const Space> original);
+  int dim() const override { return unit_.dim(); }
+  const Box& bounds() const override { return unit_; }
+  Mat sample(int n, SamplingMethod method, Rng& rng) const override;
+  void canonicalize(Vec& u) const override;
+  std::string describe() const override;
+
+  Vec to_unit(const Vec& x) const { return original_->bounds().to_unit(x); }
+  Vec from_unit(const Vec& u) const { return original_->bounds().from_unit(u); }
+  Mat rows_to_unit(const Mat& X) const;
+  const Space& original() const { return *original_; }
+
+ private:
+  std::shared_ptr<const Space> original_;
+  Box unit_;
+};
+
+/// Standard GP-BO step: maps the space's box to the unit cube [0,1]^D (the GP always works there),
+/// initial design (config.n_init points, Sobol/uniform, canonicalised), then per suggestion: set data,
+/// refit (MAP/ML-II, config.fit_restarts), build the acquisition (UCB with constant/srinivas/chowdhury β,
+/// log-EI, log-PI), maximise it with maximize_acquisition over the unit-cube image of the space
+/// (the space's canonicalize applies), never repeating a pending point. Returns the point in the
+/// ORIGINAL coordinates of the space.
+///
+/// Details that matter for reproducibility and speed:
+/// - The initial design is drawn once from config.seed; trial k < n_init gets design row k, so
+///   concurrent askers get different design points and a resumed study continues the same design.
+/// - If fewer than 2 trials have completed after the design (failures), points are uniform random,
+///   seeded by (seed, trial_index).
+/// - Hyperparameters are refitted at every suggestion, warm-started from the previous fit (held by
+///   this object) plus config.fit_restarts random restarts; L-BFGS runs are capped (see .cpp).
+/// - Pending points enter as kriging-believer fantasies (observed at the posterior mean), so the
+///   acquisition collapses around them; a suggestion closer than 1e-9 (unit cube) to a pending or
+///   already evaluated point is replaced by a uniform random point (reported in last_info()).
+class BOStrategy : public Strategy {
+ public:
+  /// kernel: the model's kernel on unit-cube inputs (nullptr ⇒ built from config.kernel/ard).
+  BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space, KernelPtr kernel = nullptr);
+  Vec suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) override;
+  std::string name() const override;
+  nlohmann::json last_info() const override;
+  const GP* model() const;   // GP of the last suggestion (nullptr during the initial design)
+
+  const StrategyConfig& config() const { return config_; }
+  const UnitCubeSpace& unit_space() const { return *unit_; }
+
+ private:
+  Vec random_point(int trial_index) const;
+  std::unique_ptr<Acquisition> make_acquisition(const GP& gp, const Vec& y, int n_observed) const;
+
+  StrategyConfig config_;
+  std::shared_ptr<const Space> space_;
+  std::shared_ptr<const UnitCubeSpace> unit_;
+  KernelPtr kernel_;            // prototype (initial hyperparameters)
+  Mat design_;                  // initial design, unit cube, n_init x D
+  std::optional<GP> gp_;        // fitted on real observations only (no fantasies)
+  nlohmann::json info_ = nlohmann::json::object();
+};
+
+/// Uniform random search: trial k is a uniform draw seeded by (seed, k), so it does not depend on
+/// the observed values and is reproducible point by point (also across resumed studies).
+class RandomStrategy : public Strategy {
+ public:
+  RandomStrategy(StrategyConfig config, std::shared_ptr<const Space> space);
+  Vec suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) override;
+  std::string name() const override { return "random"; }
+
+ private:
+  StrategyConfig config_;
+  std::shared_ptr<const Space> space_;
+};
+
+/// Seed of the per-trial random stream of a strategy (splitmix64 of seed and index).
+std::uint64_t trial_seed(std::uint64_t seed, int trial_index);
+
+}  // namespace kbo

@@ -1,0 +1,34 @@
+#pragma once
+// In-process storage: studies live as long as the object (tests, benchmarks, `--storage memory`).
+#include <map>
+#include <mutex>
+
+#include "kbo/storage/storage.hpp"
+
+namespace kbo {
+
+class MemoryStorage : public Storage {
+ public:
+  StudyRecord create_study_if_absent(const StudyRecord& wanted) override;
+  std::optional<StudyRecord> load_study(const std::string& name) override;
+  std::vector<std::string> study_names() override;
+  void update_study_config(const std::string& name, const nlohmann::json& config) override;
+  Trial ask(const std::string& study, const SuggestFn& suggest, const std::string& worker) override;
+  std::optional<Trial> claim_pending(const std::string& study, const TrialPredicate& claimable,
+                                     const std::string& worker) override;
+  Trial finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
+               const std::string& reason) override;
+  std::vector<Trial> trials(const std::string& study) override;
+  std::string url() const override { return "memory"; }
+
+ private:
+  struct Entry {
+    StudyRecord record;
+    std::vector<Trial> trials;
+  };
+  Entry& entry(const std::string& name);  // InputError if absent; caller holds mutex_
+  std::recursive_mutex mutex_;            // recursive: a suggest callback may read the trials again
+  std::map<std::string, Entry> studies_;
+};
+
+}  // namespace kbo

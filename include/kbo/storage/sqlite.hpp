@@ -1,0 +1,43 @@
+#pragma once
+// SQLite storage: one file holds any number of studies. WAL journal, synchronous=FULL (a committed
+// trial survives kill -9 and power loss), busy_timeout so concurrent processes wait instead of
+// failing, and BEGIN IMMEDIATE for every write so that concurrent askers are serialised.
+#include <cstdint>
+#include <string>
+
+#include "kbo/storage/storage.hpp"
+
+struct sqlite3;
+
+namespace kbo {
+
+class SqliteStorage : public Storage {
+ public:
+  /// Opens or creates the database at `path`. InputError if it cannot be opened for writing (missing
+  /// directory, read-only file or directory) or is not a kbo/SQLite database.
+  explicit SqliteStorage(const std::string& path, int busy_timeout_ms = 600000);
+  ~SqliteStorage() override;
+  SqliteStorage(const SqliteStorage&) = delete;
+  SqliteStorage& operator=(const SqliteStorage&) = delete;
+
+  StudyRecord create_study_if_absent(const StudyRecord& wanted) override;
+  std::optional<StudyRecord> load_study(const std::string& name) override;
+  std::vector<std::string> study_names() override;
+  void update_study_config(const std::string& name, const nlohmann::json& config) override;
+  Trial ask(const std::string& study, const SuggestFn& suggest, const std::string& worker) override;
+  std::optional<Trial> claim_pending(const std::string& study, const TrialPredicate& claimable,
+                                     const std::string& worker) override;
+  Trial finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
+               const std::string& reason) override;
+  std::vector<Trial> trials(const std::string& study) override;
+  std::string url() const override { return "sqlite:" + path_; }
+
+ private:
+  std::int64_t study_id(const std::string& name);  // InputError if absent
+  std::vector<Trial> read_trials(std::int64_t sid);
+
+  std::string path_;
+  sqlite3* db_ = nullptr;
+};
+
+}  // namespace kbo
