@@ -1,0 +1,116 @@
+// kbo gp: fit a GP on CSV data (last column = target) and predict at test rows.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+#include "kbo/csv.hpp"
+#include "kbo/gp.hpp"
+#include "kbo/kernels/stationary.hpp"
+
+namespace {
+
+int run_gp(int argc, char** argv) {
+  CLI::App app{"Fit a Gaussian process on CSV data (last column = target) and predict at test rows"};
+  std::string train, test, kernel = "matern52";
+  std::optional<double> lengthscale, variance, noise;
+  int restarts = 5;
+  bool ard = false, map = false, no_normalize = false, json = false;
+  std::uint64_t seed = 0;
+  app.add_option("--train", train, "training CSV (features..., target)")->required();
+  app.add_option("--test", test, "test CSV (features, optionally with a target column: then RMSE is reported)");
+  app.add_option("--kernel", kernel, "rbf | matern12 | matern32 | matern52")->capture_default_str();
+  app.add_option("--lengthscale", lengthscale, "fix the lengthscale (all dimensions)");
+  app.add_option("--variance", variance, "fix the signal variance");
+  app.add_option("--noise", noise, "fix the noise variance");
+  app.add_option("--restarts", restarts, "random restarts of the ML-II fit")->capture_default_str();
+  app.add_flag("--ard", ard, "one lengthscale per input dimension");
+  app.add_flag("--map", map, "MAP with the default priors instead of ML-II");
+  app.add_flag("--no-normalize", no_normalize, "raw targets, zero prior mean (no standardisation)");
+  app.add_option("--seed", seed, "seed of the random restarts");
+  app.add_flag("--json", json, "print one JSON object");
+  kbo::cli::parse(app, argc, argv);
+  if (restarts < 0) throw kbo::InputError("--restarts must be >= 0");
+  for (auto [name, v] : {std::pair{"--lengthscale", lengthscale}, {"--variance", variance}, {"--noise", noise}})
+    if (v && !(*v > 0 && std::isfinite(*v))) throw kbo::InputError(std::string(name) + " must be a positive number");
+
+  kbo::Mat X;
+  kbo::Vec y;
+  kbo::split_target(kbo::read_csv(train), X, y);
+  if (X.rows() < 2) throw kbo::InputError("'" + train + "' has " + std::to_string(X.rows()) + " data row(s); need at least 2");
+  kbo::Mat Xs;
+  std::optional<kbo::Vec> ys;
+  if (!test.empty()) {
+    kbo::Mat T = kbo::read_csv(test).values;
+    if (T.cols() == X.cols()) {
+      Xs = T;
+    } else if (T.cols() == X.cols() + 1) {
+      Xs = T.leftCols(X.cols());
+      ys = T.col(X.cols());
+    } else {
+      throw kbo::InputError("'" + test + "' has " + std::to_string(T.cols()) + " columns; the training data has " +
+                            std::to_string(X.cols()) + " features (test needs " + std::to_string(X.cols()) +
+                            " columns, or " + std::to_string(X.cols() + 1) + " with a target)");
+    }
+  }
+
+  const int dim = static_cast<int>(X.cols());
+  auto k = kbo::make_stationary(kernel, dim, ard, lengthscale.value_or(1.0), variance.value_or(1.0));
+  auto t0 = std::chrono::steady_clock::now();
+  kbo::GP gp(std::move(k), noise.value_or(1e-2), !no_normalize, !noise.has_value());
+  gp.set_data(X, y);
+  const int P = static_cast<int>(gp.hyperparameters().size());
+  kbo::FitOptions opt;
+  opt.restarts = restarts;
+  opt.map = map;
+  opt.seed = seed;
+  opt.fit_mask.assign(P, true);
+  for (int p = 0; p < P - 2; ++p) opt.fit_mask[p] = !lengthscale.has_value();
+  opt.fit_mask[P - 2] = !variance.has_value();
+  opt.fit_mask[P - 1] = !noise.has_value();
+  bool fitted = false;
+  for (bool m : opt.fit_mask) fitted = fitted || m;
+  if (fitted) gp.fit(opt);
+  kbo::GP::Prediction pred;
+  if (Xs.rows() > 0) pred = gp.predict(Xs);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::optional<double> rmse;
+  if (ys) rmse = std::sqrt((pred.mean - *ys).squaredNorm() / static_cast<double>(ys->size()));
+
+  kbo::Vec theta = gp.hyperparameters();
+  auto names = gp.hyperparameter_names();
+  if (json) {
+    nlohmann::json out;
+    out["kernel"] = gp.kernel().describe();
+    out["log_marginal_likelihood"] = gp.log_marginal_likelihood();
+    nlohmann::json hp = nlohmann::json::object();
+    for (int p = 0; p < P; ++p) hp[names[p]] = std::exp(theta[p]);
+    out["hyperparameters"] = hp;
+    out["mean"] = std::vector<double>(pred.mean.data(), pred.mean.data() + pred.mean.size());
+    std::vector<double> sd(pred.variance.size());
+    for (size_t i = 0; i < sd.size(); ++i) sd[i] = std::sqrt(pred.variance[static_cast<Eigen::Index>(i)]);
+    out["std"] = sd;
+    if (rmse) out["rmse"] = *rmse;
+    out["time_s"] = seconds;
+    std::cout << out.dump() << "\n";
+    return 0;
+  }
+  std::printf("kernel: %s\nnoise variance: %g%s\nlog marginal likelihood: %.6f\n", gp.kernel().describe().c_str(),
+              gp.noise_variance(), no_normalize ? "" : " (standardised units)", gp.log_marginal_likelihood());
+  if (Xs.rows() > 0) {
+    std::printf("%6s %14s %14s\n", "row", "mean", "std");
+    for (Eigen::Index i = 0; i < Xs.rows(); ++i)
+      std::printf("%6ld %14.6g %14.6g\n", static_cast<long>(i + 1), pred.mean[i], std::sqrt(pred.variance[i]));
+  }
+  if (rmse) std::printf("test RMSE: %.6g\n", *rmse);
+  std::printf("time: %.3f s\n", seconds);
+  return 0;
+}
+
+KBO_COMMAND("gp", "fit a GP on CSV data and predict (ML-II/MAP or fixed hyperparameters)", run_gp);
+
+}  // namespace
