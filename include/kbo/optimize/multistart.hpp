@@ -19,7 +19,7 @@ struct AcqOptimizerOptions {
   int max_evaluations = 200; // per local run (L-BFGS / CMA-ES); total for DIRECT
   int threads = 0;           // 0 ⇒ std::thread::hardware_concurrency()
   std::uint64_t seed = 0;
-  double cmaes_sigma0 = 0.2; // CMA-ES initial step (fraction of the box width) for each start
+  double cmaes_sigma0 = 0.1; // CMA-ES initial step (fraction of the box width) for each start
 };
 
 /// Maximises `acq` over `space` (its box; candidates and results canonicalised by the space).
