@@ -1,0 +1,44 @@
+#pragma once
+// Internal building blocks of the set kernels (not installed): stacking the elements of flat sets,
+// squared distances through one GEMM, the stationary profile and its radial derivative elementwise,
+// block reductions by reshapes, and the tiling of large set collections.
+#include <algorithm>
+
+#include "kbo/kernels/stationary.hpp"
+#include "kbo/linalg.hpp"
+
+namespace kbo::sets_detail {
+
+/// Elements of the flat sets (rows of X, n x (m·d), row-major m x d blocks) stacked as rows of an
+/// (n·m) x d matrix and divided by the lengthscale(s) `ls` (size 1 or d).
+Mat stack_scaled(const Mat& X, int m, int d, const Vec& ls);
+
+/// ‖a_i − b_j‖² for rows of A and B via ‖a‖² + ‖b‖² − 2 A Bᵀ, clamped at 0.
+Mat sq_dist(const Mat& A, const Mat& B);
+
+/// φ(r) and, if g != nullptr, g(r) = −φ'(r)/r (finite at r = 0 except Matérn-1/2, where it is set
+/// to 0: every use multiplies it by a distance that vanishes there), elementwise from r².
+void profile_eval(StationaryType type, const Mat& r2, Mat& phi, Mat* g);
+
+/// Sums of the ma x mb blocks of P ((ra·ma) x (cb·mb)) → ra x cb, by two column-major reshapes.
+Mat block_sums(const Mat& P, int ma, int mb);
+
+/// W (ra x cb) expanded to (ra·ma) x (cb·mb), every entry repeated over its block.
+Mat expand_blocks(const Mat& W, int ma, int mb);
+
+/// Calls f(i0, ni, j0, nj) for tiles of whole sets covering an na x nb set grid with at most
+/// `tile_elements` stacked elements per side; symmetric ⇒ only tiles with j0 ≥ i0.
+template <class F>
+void for_each_tile(int na, int ma, int nb, int mb, bool symmetric, int tile_elements, F&& f) {
+  const int ta = std::max(1, tile_elements / std::max(1, ma));
+  const int tb = std::max(1, tile_elements / std::max(1, mb));
+  for (int i0 = 0; i0 < na; i0 += ta) {
+    const int ni = std::min(ta, na - i0);
+    for (int j0 = symmetric ? i0 : 0; j0 < nb; j0 += tb) {
+      const int nj = std::min(tb, nb - j0);
+      f(i0, ni, j0, nj);
+    }
+  }
+}
+
+}  // namespace kbo::sets_detail
