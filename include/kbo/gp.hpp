@@ -16,8 +16,10 @@
 namespace kbo {
 
 struct FitOptions {
-  int restarts = 5;            // random restarts besides the current hyperparameters
-  int max_evaluations = 200;   // per L-BFGS run
+  int restarts = 5;            // random starting points besides the current hyperparameters
+  int polish = 1;              // how many of the best starting points (by objective value) L-BFGS polishes;
+                               // screening by value costs one Cholesky per start, a polish ~30 gradients
+  int max_evaluations = 100;   // per L-BFGS run
   bool map = false;            // add log priors to the objective (MAP); otherwise ML-II
   std::vector<Prior> priors;   // per θ entry; empty with map=true ⇒ default_priors()
   Vec lower, upper;            // log-space bounds per θ entry; empty ⇒ default_bounds()

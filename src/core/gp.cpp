@@ -289,6 +289,24 @@ double GP::fit(const FitOptions& options) {
     starts.push_back(t);
   }
 
+  // Screen every start by its objective value (no gradient: one Cholesky each), polish the best few.
+  std::vector<double> screened(starts.size(), -std::numeric_limits<double>::infinity());
+  if (starts.size() > 1 && options.polish < static_cast<int>(starts.size())) {
+    for (size_t s = 0; s < starts.size(); ++s) {
+      try {
+        screened[s] = objective(starts[s], nullptr);
+      } catch (const NumericalError&) {
+      }
+      if (!std::isfinite(screened[s])) screened[s] = -std::numeric_limits<double>::infinity();
+    }
+    std::vector<size_t> order(starts.size());
+    for (size_t s = 0; s < order.size(); ++s) order[s] = s;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return screened[a] > screened[b]; });
+    std::vector<Vec> kept;
+    for (int i = 0; i < std::max(1, options.polish); ++i) kept.push_back(starts[order[i]]);
+    starts = std::move(kept);
+  }
+
   struct Outcome {
     Vec theta;
     double value = -std::numeric_limits<double>::infinity();
@@ -328,8 +346,8 @@ double GP::fit(const FitOptions& options) {
     opt.set_upper_bounds(hi);
     opt.set_max_objective(fn, &ctx);
     opt.set_maxeval(options.max_evaluations);
-    opt.set_ftol_rel(1e-8);
-    opt.set_xtol_rel(1e-6);
+    opt.set_ftol_rel(1e-7);
+    opt.set_xtol_rel(1e-5);
     double f = 0.0;
     try {
       opt.optimize(x, f);
@@ -338,7 +356,9 @@ double GP::fit(const FitOptions& options) {
     }
     outcomes[s] = best;
   };
-  const size_t threads = std::min<size_t>(starts.size(), std::max(1u, std::thread::hardware_concurrency()));
+  // Large n: one polish at a time so that LAPACK/BLAS can use every core; small n: polishes in parallel.
+  const size_t hw = std::max(1u, std::thread::hardware_concurrency());
+  const size_t threads = X_.rows() >= 200 ? 1 : std::min<size_t>(starts.size(), hw);
   if (threads <= 1) {
     for (size_t s = 0; s < starts.size(); ++s) run(s);
   } else {

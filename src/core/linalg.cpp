@@ -3,7 +3,36 @@
 #include <cmath>
 #include <string>
 
+#ifdef KBO_HAVE_LAPACK
+// LAPACK (OpenBLAS): blocked, multi-threaded potrf/potri are 2-3x faster than Eigen's generic paths
+// for the n = 100..1000 matrices of GP fitting.
+extern "C" {
+void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info);
+void dpotri_(const char* uplo, const int* n, double* a, const int* lda, int* info);
+}
+#endif
+
 namespace kbo {
+
+namespace {
+// Lower Cholesky factor of A in place; false if A is not numerically positive definite.
+bool factor_lower(Mat& A) {
+#ifdef KBO_HAVE_LAPACK
+  if (A.rows() >= 64) {
+    const int n = static_cast<int>(A.rows());
+    int info = 0;
+    dpotrf_("L", &n, A.data(), &n, &info);
+    if (info != 0) return false;
+    A.triangularView<Eigen::StrictlyUpper>().setZero();
+    return true;
+  }
+#endif
+  Eigen::LLT<Eigen::Ref<Mat>> llt(A);
+  if (llt.info() != Eigen::Success) return false;
+  A.triangularView<Eigen::StrictlyUpper>().setZero();
+  return true;
+}
+}  // namespace
 
 void Cholesky::compute(const Mat& K) {
   if (K.rows() != K.cols()) throw NumericalError("Cholesky: matrix is not square");
@@ -14,10 +43,8 @@ void Cholesky::compute(const Mat& K) {
     Mat A = K;
     const double jitter = rel * scale;
     if (jitter > 0.0) A.diagonal().array() += jitter;
-    Eigen::LLT<Mat> llt(A);
-    if (llt.info() == Eigen::Success && llt.matrixLLT().diagonal().minCoeff() > 0.0 &&
-        std::isfinite(llt.matrixLLT().diagonal().sum())) {
-      L_ = llt.matrixL();
+    if (factor_lower(A) && A.diagonal().minCoeff() > 0.0 && std::isfinite(A.diagonal().sum())) {
+      L_ = std::move(A);
       jitter_ = jitter;
       return;
     }
@@ -52,6 +79,16 @@ Vec Cholesky::solve_lower(const Vec& b) const { return L_.triangularView<Eigen::
 Mat Cholesky::solve_lower(const Mat& B) const { return L_.triangularView<Eigen::Lower>().solve(B); }
 
 Mat Cholesky::inverse() const {
+#ifdef KBO_HAVE_LAPACK
+  if (L_.rows() >= 64) {
+    Mat A = L_;
+    const int n = static_cast<int>(A.rows());
+    int info = 0;
+    dpotri_("L", &n, A.data(), &n, &info);
+    if (info != 0) throw NumericalError("Cholesky::inverse: singular factor");
+    return A.selfadjointView<Eigen::Lower>();
+  }
+#endif
   // K^{-1} = L^{-T} L^{-1}; computing L^{-1} once then a symmetric product halves the work of solve(I).
   Mat Linv = L_.triangularView<Eigen::Lower>().solve(Mat::Identity(L_.rows(), L_.rows()));
   Mat inv(L_.rows(), L_.rows());

@@ -1,0 +1,181 @@
+// kbo bench gp: GP fit + predict speed and accuracy against scikit-learn (same data, same run), and the
+// machine's Cholesky/GEMM throughput beside kbo's time per log-marginal-likelihood evaluation.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+#include "kbo/gp.hpp"
+#include "kbo/kernels/stationary.hpp"
+#include "kbo/problems.hpp"
+#include "report.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Ackley-6 on [−32.768, 32.768]^6 read through the unit cube, as in issue 2's reference table.
+kbo::Vec ackley_unit(const kbo::Mat& U) {
+  kbo::Vec y(U.rows());
+  for (Eigen::Index i = 0; i < U.rows(); ++i) y[i] = kbo::ackley((65.536 * U.row(i).array() - 32.768).matrix().transpose());
+  return y;
+}
+
+kbo::Mat uniform(int n, int d, kbo::Rng& rng) {
+  std::uniform_real_distribution<double> u(0, 1);
+  kbo::Mat X(n, d);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < d; ++j) X(i, j) = u(rng);
+  return X;
+}
+
+void write_csv(const std::string& path, const kbo::Mat& X, const kbo::Vec& y) {
+  std::ofstream out(path);
+  out.precision(17);
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    for (Eigen::Index j = 0; j < X.cols(); ++j) out << X(i, j) << ",";
+    out << y[i] << "\n";
+  }
+}
+
+std::string run_capture(const std::string& cmd) {
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return out;
+  char buf[4096];
+  while (fgets(buf, sizeof buf, p)) out += buf;
+  pclose(p);
+  return out;
+}
+
+template <class F>
+double best_time(F&& f, int reps) {
+  double best = 1e300;
+  for (int r = 0; r < reps; ++r) {
+    auto t0 = Clock::now();
+    f();
+    best = std::min(best, seconds_since(t0));
+  }
+  return best;
+}
+
+int run_bench_gp(int argc, char** argv) {
+  CLI::App app{"GP fit + predict speed/accuracy vs scikit-learn, and LAPACK throughput"};
+  std::vector<int> sizes{50, 200, 500, 1000};
+  int restarts = 5, n_test = 10000, reps = 3;
+  std::uint64_t seed = 1;
+  std::string out_dir = "docs/bench/gp";
+  bool no_sklearn = false;
+  app.add_option("--sizes", sizes, "training set sizes")->delimiter(',');
+  app.add_option("--restarts", restarts, "random restarts (kbo and scikit-learn)")->capture_default_str();
+  app.add_option("--test-points", n_test, "prediction points")->capture_default_str();
+  app.add_option("--reps", reps, "repetitions of the kbo timing (best of)")->capture_default_str();
+  app.add_option("--seed", seed, "data seed")->capture_default_str();
+  app.add_option("--out", out_dir, "output directory (results.json, table.md)")->capture_default_str();
+  app.add_flag("--no-sklearn", no_sklearn, "skip the scikit-learn reference");
+  kbo::cli::parse(app, argc, argv);
+
+  const int d = 6;
+  kbo::Rng rng = kbo::make_rng(seed);
+  kbo::Mat Xs = uniform(n_test, d, rng);
+  kbo::Vec ys = ackley_unit(Xs);
+  std::filesystem::create_directories(out_dir);
+  const std::string tmp = std::filesystem::temp_directory_path() / ("kbo-bench-gp-" + std::to_string(getpid()));
+  std::filesystem::create_directories(tmp);
+  write_csv(tmp + "/test.csv", Xs, ys);
+  const std::string script = std::string(KBO_SOURCE_DIR) + "/bench/sklearn_gp.py";
+
+  nlohmann::json results = nlohmann::json::array();
+  std::ostringstream md;
+  md << "| n | kbo fit+predict (s) | kbo RMSE | scikit-learn (s) | sklearn RMSE | speed-up |\n|---|---|---|---|---|---|\n";
+  for (int n : sizes) {
+    kbo::Mat X = uniform(n, d, rng);
+    kbo::Vec y = ackley_unit(X);
+    double rmse = 0, lml = 0;
+    std::string kernel_desc;
+    double t = best_time(
+        [&] {
+          kbo::GP gp(kbo::make_stationary("matern52", d, true), 1e-2);
+          gp.set_data(X, y);
+          kbo::FitOptions opt;
+          opt.restarts = restarts;
+          opt.seed = seed;
+          gp.fit(opt);
+          auto p = gp.predict(Xs);
+          rmse = std::sqrt((p.mean - ys).squaredNorm() / n_test);
+          lml = gp.log_marginal_likelihood();
+          kernel_desc = gp.kernel().describe() + ", noise " + std::to_string(gp.noise_variance());
+        },
+        reps);
+    nlohmann::json row{{"n", n}, {"kbo_time_s", t}, {"kbo_rmse", rmse}, {"kbo_lml", lml}, {"kbo_kernel", kernel_desc}};
+    std::string sk_time = "—", sk_rmse = "—", ratio = "—";
+    if (!no_sklearn) {
+      write_csv(tmp + "/train.csv", X, y);
+      std::string out = run_capture("/usr/bin/python3 " + script + " " + tmp + "/train.csv " + tmp + "/test.csv " +
+                                    std::to_string(restarts) + " " + std::to_string(seed) + " 2>/dev/null");
+      try {
+        auto sk = nlohmann::json::parse(out);
+        row["sklearn"] = sk;
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.3f", sk["time_s"].get<double>());
+        sk_time = buf;
+        std::snprintf(buf, sizeof buf, "%.3f", sk["rmse"].get<double>());
+        sk_rmse = buf;
+        std::snprintf(buf, sizeof buf, "%.1f×", sk["time_s"].get<double>() / t);
+        ratio = buf;
+      } catch (const std::exception&) {
+        row["sklearn_error"] = "scikit-learn reference did not run (is python3-sklearn installed?)";
+      }
+    }
+    results.push_back(row);
+    char line[256];
+    std::snprintf(line, sizeof line, "| %d | %.4f | %.3f | %s | %s | %s |\n", n, t, rmse, sk_time.c_str(),
+                  sk_rmse.c_str(), ratio.c_str());
+    md << line;
+    std::cerr << line;
+  }
+
+  // Throughput of the machine's LAPACK/BLAS beside one LML+gradient evaluation.
+  md << "\n| n | GEMM GFLOP/s | Cholesky (ms) | Cholesky GFLOP/s | LML+gradient (ms) | LML / Cholesky |\n"
+        "|---|---|---|---|---|---|\n";
+  nlohmann::json throughput = nlohmann::json::array();
+  for (int n : {500, 1000}) {
+    kbo::Mat A = uniform(n, n, rng), B = uniform(n, n, rng), C(n, n);
+    double t_gemm = best_time([&] { C.noalias() = A * B; }, 5);
+    kbo::Mat X = uniform(n, d, rng);
+    kbo::GP gp(kbo::make_stationary("matern52", d, true, 0.5), 1e-2);
+    gp.set_data(X, ackley_unit(X));
+    kbo::Mat K = gp.kernel().gram(X);
+    K.diagonal().array() += 1e-2;
+    double t_chol = best_time([&] { kbo::Cholesky c(K); }, 5);
+    kbo::Vec theta = gp.hyperparameters(), g;
+    double t_lml = best_time([&] { gp.log_marginal_likelihood_at(theta, &g); }, 5);
+    const double nn = n;
+    char line[256];
+    std::snprintf(line, sizeof line, "| %d | %.1f | %.2f | %.1f | %.2f | %.1f |\n", n, 2 * nn * nn * nn / t_gemm / 1e9,
+                  t_chol * 1e3, nn * nn * nn / 3 / t_chol / 1e9, t_lml * 1e3, t_lml / t_chol);
+    md << line;
+    std::cerr << line;
+    throughput.push_back({{"n", n}, {"gemm_gflops", 2 * nn * nn * nn / t_gemm / 1e9}, {"cholesky_s", t_chol},
+                          {"lml_gradient_s", t_lml}});
+  }
+  std::filesystem::remove_all(tmp);
+  nlohmann::json all{{"fit_predict", results}, {"throughput", throughput}, {"restarts", restarts},
+                     {"test_points", n_test}, {"seed", seed}};
+  kbo::bench::write_text(out_dir + "/results.json", all.dump(2) + "\n");
+  kbo::bench::write_text(out_dir + "/table.md", md.str());
+  std::cout << md.str();
+  return 0;
+}
+
+KBO_COMMAND("bench gp", "GP fit+predict vs scikit-learn; LAPACK throughput vs LML evaluation", run_bench_gp);
+
+}  // namespace
