@@ -1,0 +1,88 @@
+#pragma once
+// KFO end to end on a data set (used by `kbo kfo` and `kbo bench kfo`): the outer BO over Θ = (λh, l), the
+// inner Algorithm-1 search over kernel functionals, the objectives (SVM k-fold CV accuracy on the training
+// part / GP log marginal likelihood on the training part — never the test set), and the baselines.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kbo/gp.hpp"
+#include "kbo/kernels/functional.hpp"
+#include "kbo/kfo/hyperkernel.hpp"
+#include "kbo/kfo/outer.hpp"
+#include "kbo/kfo/psd.hpp"
+#include "kbo/kfo/search.hpp"
+#include "kbo/kfo/svm.hpp"
+
+namespace kbo::kfo {
+
+enum class Task { Classification, Regression };
+Task parse_task(const std::string& name);  // "classification" | "regression"
+
+struct ExperimentOptions {
+  BasisOptions basis;              // basis.hyper is used as Θ when tune_hyperkernel is false
+  SearchOptions search;
+  bool tune_hyperkernel = true;    // outer BO over Θ (Γ = the training-part objective of the best kernel found)
+  OuterOptions outer;              // l bounds in units of √D when scale_l_by_dim (data distances span [0, √D])
+  bool scale_l_by_dim = true;
+  /// kbo extension: the search starts at the best baseline kernel (K = v·(K_base + functional)); the paper
+  /// starts from K# = 0.
+  bool start_from_baseline = false;
+  int cv_folds = 5;                // SVM CV folds on the training part (paper: 10)
+  std::vector<double> c_grid = default_c_grid();
+  SpectrumFix svm_fix = SpectrumFix::Clip;   // Kreĭn → PSD for SVMs (train and test)
+  FunctionalPsd gp_psd = FunctionalPsd::AlphaClip;  // for GPs
+  int max_search_points = 300;     // the search objectives use at most this many training points
+  int gp_fit_restarts = 2;
+  std::uint64_t seed = 0;
+};
+
+struct MethodResult {
+  std::string name;
+  double test_metric = 0.0;        // classification: test error fraction; regression: test NLL (sum)
+  double train_score = 0.0;        // classification: CV accuracy; regression: log marginal likelihood
+  double time_s = 0.0;
+  double seconds_optimising = 0.0; // KFO only: search bookkeeping (outer GPs, acquisitions)
+  double seconds_evaluating = 0.0; // KFO only: inside the objective (kernel evaluation + model fitting)
+  std::string kernel;
+};
+
+/// The kernel KFO learned and how.
+struct LearnedKernel {
+  HyperkernelParams theta;
+  std::shared_ptr<FunctionalBasis> basis;
+  Vec z;
+  double train_score = 0.0;
+  SearchResult search;             // of the best Θ
+  OuterResult outer;               // empty when Θ was not tuned
+  double seconds_optimising = 0.0, seconds_evaluating = 0.0;  // summed over all Θ evaluated
+};
+
+// ---- GP regression ----
+/// ML-II fit (noise learned, targets normalised) of kernel on (X, y).
+GP fit_gp(KernelPtr kernel, const Mat& X, const Vec& y, int restarts, std::uint64_t seed);
+/// Baseline kernels on D inputs: "rbf" (isotropic SE), "matern32" (isotropic), "matern32_ard",
+/// "mkl" (SE + Matérn-3/2 + linear, each with its own variance).
+KernelPtr make_gp_baseline(const std::string& name, int dim);
+/// Σ_test [½ log(2πσ²) + (y − μ)²/(2σ²)], σ² = latent variance + noise (paper eq. 1, summed as the authors do).
+double test_nll(const GP& gp, const Mat& Xte, const Vec& yte);
+/// KFO with the training log marginal likelihood as objective; base (may be null) as in start_from_baseline,
+/// base_noise its fitted noise variance (start value of the noise).
+LearnedKernel learn_gp_kernel(const Mat& X, const Vec& y, const ExperimentOptions& options, const Kernel* base,
+                              double base_noise);
+/// The GP kernel for a learned functional.
+KernelPtr make_functional_kernel(const LearnedKernel& learned, const ExperimentOptions& options, const Kernel* base);
+
+// ---- SVM classification ----
+/// KFO with the k-fold CV accuracy (C tuned on the grid) of a spectrum-fixed SVM as objective.
+LearnedKernel learn_svm_kernel(const Mat& X, const Labels& y, const ExperimentOptions& options);
+
+/// All methods of the task: kfo, rbf, matern32, mkl (+ rbf_svm for classification). Training data only is
+/// used for every choice; the test part is used once per method for the reported metric.
+std::vector<MethodResult> run_classification(const Mat& Xtr, const Labels& ytr, const Mat& Xte, const Labels& yte,
+                                             const ExperimentOptions& options, const std::vector<std::string>& methods = {});
+std::vector<MethodResult> run_regression(const Mat& Xtr, const Vec& ytr, const Mat& Xte, const Vec& yte,
+                                         const ExperimentOptions& options, const std::vector<std::string>& methods = {});
+
+}  // namespace kbo::kfo

@@ -1,0 +1,384 @@
+#include "kbo/kfo/experiment.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "kbo/error.hpp"
+#include "kbo/kernels/combine.hpp"
+#include "kbo/kernels/stationary.hpp"
+#include "kbo/kfo/data.hpp"
+#include "kbo/kfo/linear_kernel.hpp"
+#include "kbo/random.hpp"
+
+namespace kbo::kfo {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+/// Indices of at most `cap` rows (seeded random subset, sorted), all rows when n <= cap.
+std::vector<int> search_subset(int n, int cap, std::uint64_t seed) {
+  std::vector<int> idx(n);
+  std::iota(idx.begin(), idx.end(), 0);
+  if (cap <= 0 || n <= cap) return idx;
+  Rng rng = make_rng(seed ^ 0x5eedULL);
+  std::shuffle(idx.begin(), idx.end(), rng);
+  idx.resize(cap);
+  std::sort(idx.begin(), idx.end());
+  return idx;
+}
+
+double median_distance(const Mat& X) {
+  const Mat R = pairwise_distances(X, X);
+  std::vector<double> v;
+  for (Eigen::Index j = 0; j < R.cols(); ++j)
+    for (Eigen::Index i = 0; i < j; ++i) v.push_back(R(i, j));
+  if (v.empty()) return 1.0;
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  const double m = v[v.size() / 2];
+  return m > 0.0 ? m : 1.0;
+}
+
+OuterOptions scaled_outer(const ExperimentOptions& o, int dim) {
+  OuterOptions out = o.outer;
+  if (o.scale_l_by_dim) {
+    out.l_lo *= std::sqrt(static_cast<double>(dim));
+    out.l_hi *= std::sqrt(static_cast<double>(dim));
+  }
+  out.seed = o.seed * 7919 + 11;
+  return out;
+}
+
+/// Runs the inner search at each Θ the outer BO (or the fixed Θ) asks for; keeps the best.
+template <class RunAt>
+LearnedKernel learn(const ExperimentOptions& o, int dim, RunAt run_at) {
+  LearnedKernel best;
+  best.train_score = kNegInf;
+  int calls = 0;
+  auto gamma = [&](const HyperkernelParams& th) {
+    BasisOptions bo = o.basis;
+    bo.hyper = th;
+    auto basis = std::make_shared<FunctionalBasis>(dim, bo);
+    SearchResult sr = run_at(*basis, o.seed * 1000003 + 17 * (++calls));
+    best.seconds_optimising += sr.seconds_optimising;
+    best.seconds_evaluating += sr.seconds_evaluating;
+    if (sr.y_best > best.train_score) {
+      best.train_score = sr.y_best;
+      best.theta = th;
+      best.basis = basis;
+      best.z = sr.z_best;
+      best.search = sr;
+    }
+    return sr.y_best;
+  };
+  if (o.tune_hyperkernel) {
+    const auto t0 = Clock::now();
+    best.outer = tune_hyperkernel(gamma, scaled_outer(o, dim));
+    // Outer-BO bookkeeping counts as optimising time.
+    best.seconds_optimising = seconds_since(t0) - best.seconds_evaluating;
+  } else {
+    gamma(o.basis.hyper);
+  }
+  return best;
+}
+
+void widen_functional_bounds(const GP& gp, Vec& lower, Vec& upper) {
+  gp.default_bounds(lower, upper);
+  if (dynamic_cast<const FunctionalKernel*>(&gp.kernel()) && gp.kernel().num_params() == 1) {
+    lower(0) = -30.0;  // the functional's scale is arbitrary (α = P z): let the variance absorb it
+    upper(0) = 30.0;
+  }
+}
+
+struct SvmOutcome {
+  double test_error = 0.0, cv_accuracy = 0.0, C = 1.0;
+};
+/// C by CV on the training Gram, fit, test error with the test rows.
+SvmOutcome svm_with_gram(const Mat& Ktr, const Mat& Kte, const Labels& ytr, const Labels& yte,
+                         const ExperimentOptions& o, const Folds& folds) {
+  SvmOutcome out;
+  const CvChoice c = select_c(Ktr, ytr, o.c_grid, folds);
+  out.cv_accuracy = c.accuracy;
+  out.C = c.C;
+  PrecomputedSvm svm;
+  svm.fit(Ktr, ytr, c.C);
+  out.test_error = error_rate(svm.predict(Kte), yte);
+  return out;
+}
+
+Mat se_gram(const Mat& R, double l) { return (-0.5 * (R.array() / l).square()).exp().matrix(); }
+Mat m32_gram(const Mat& R, double l) {
+  const Eigen::ArrayXXd u = std::sqrt(3.0) * R.array() / l;
+  return ((1.0 + u) * (-u).exp()).matrix();
+}
+}  // namespace
+
+Task parse_task(const std::string& name) {
+  if (name == "classification") return Task::Classification;
+  if (name == "regression") return Task::Regression;
+  throw InputError("unknown task '" + name + "' (allowed: classification, regression)");
+}
+
+// ---------------------------------------------------------------- GP regression
+
+GP fit_gp(KernelPtr kernel, const Mat& X, const Vec& y, int restarts, std::uint64_t seed) {
+  GP gp(std::move(kernel), 1e-2, true, true);
+  gp.set_data(X, y);
+  FitOptions fo;
+  fo.restarts = restarts;
+  fo.seed = seed;
+  widen_functional_bounds(gp, fo.lower, fo.upper);
+  gp.fit(fo);
+  return gp;
+}
+
+KernelPtr make_gp_baseline(const std::string& name, int dim) {
+  if (name == "rbf") return std::make_unique<StationaryKernel>(StationaryType::RBF, dim, false, 0.5);
+  if (name == "matern32") return std::make_unique<StationaryKernel>(StationaryType::Matern32, dim, false, 0.5);
+  if (name == "matern32_ard") return std::make_unique<StationaryKernel>(StationaryType::Matern32, dim, true, 0.5);
+  if (name == "mkl") {
+    KernelPtr se = std::make_unique<StationaryKernel>(StationaryType::RBF, dim, false, 0.5, 0.5);
+    KernelPtr m32 = std::make_unique<StationaryKernel>(StationaryType::Matern32, dim, false, 0.5, 0.5);
+    KernelPtr lin = std::make_unique<LinearKernel>(0.1);
+    return std::move(se) + std::move(m32) + std::move(lin);
+  }
+  throw InputError("unknown baseline kernel '" + name + "' (allowed: rbf, matern32, matern32_ard, mkl)");
+}
+
+double test_nll(const GP& gp, const Mat& Xte, const Vec& yte) {
+  const GP::Prediction p = gp.predict(Xte);
+  const double noise = gp.noise_variance() * gp.y_scale() * gp.y_scale();
+  double s = 0.0;
+  for (Eigen::Index i = 0; i < yte.size(); ++i) {
+    const double v = std::max(p.variance(i), 0.0) + noise;
+    const double r = yte(i) - p.mean(i);
+    s += 0.5 * std::log(2.0 * M_PI * v) + r * r / (2.0 * v);
+  }
+  return s;
+}
+
+KernelPtr make_functional_kernel(const LearnedKernel& learned, const ExperimentOptions& o, const Kernel* base) {
+  auto k = std::make_unique<FunctionalKernel>(*learned.basis, learned.z, o.gp_psd, true, 1.0,
+                                              base ? base->clone() : nullptr);
+  if (!base) {
+    const double k0 = k->profile(0.0);
+    if (k0 > 1e-300) k->set_variance(1.0 / k0);
+  }
+  return k;
+}
+
+LearnedKernel learn_gp_kernel(const Mat& X, const Vec& y, const ExperimentOptions& o, const Kernel* base,
+                              double base_noise) {
+  const auto idx = search_subset(static_cast<int>(X.rows()), o.max_search_points, o.seed);
+  const Mat Xs = take_rows(X, idx);
+  const Vec ys = take(y, idx);
+  auto run_at = [&](const FunctionalBasis& basis, std::uint64_t seed) {
+    FunctionalObjective f = [&](const Vec& z) -> double {
+      LearnedKernel tmp;
+      auto k = std::make_unique<FunctionalKernel>(basis, z, o.gp_psd, true, 1.0, base ? base->clone() : nullptr);
+      if (!base) {
+        const double k0 = k->profile(0.0);
+        if (k0 > 1e-300) k->set_variance(1.0 / k0);
+      }
+      try {
+        GP gp(std::move(k), base ? base_noise : 1e-2, true, true);
+        gp.set_data(Xs, ys);
+        FitOptions fo;
+        fo.restarts = 0;
+        fo.max_evaluations = 60;
+        widen_functional_bounds(gp, fo.lower, fo.upper);
+        return gp.fit(fo);
+      } catch (const NumericalError&) {
+        return kNegInf;
+      }
+    };
+    SearchOptions so = o.search;
+    so.seed = seed;
+    if (base) so.evaluate_start = true;
+    return search_functional(f, basis.components(), so);
+  };
+  return learn(o, static_cast<int>(X.cols()), run_at);
+}
+
+std::vector<MethodResult> run_regression(const Mat& Xtr, const Vec& ytr, const Mat& Xte, const Vec& yte,
+                                         const ExperimentOptions& o, const std::vector<std::string>& methods_in) {
+  std::vector<std::string> methods = methods_in.empty() ? std::vector<std::string>{"rbf", "matern32", "mkl", "kfo"} : methods_in;
+  const int D = static_cast<int>(Xtr.cols());
+  std::vector<MethodResult> out;
+  // Baselines first: with start_from_baseline KFO starts from the best of them.
+  std::unique_ptr<GP> best_baseline;
+  for (const auto& m : methods) {
+    if (m == "kfo") continue;
+    const std::string kname = m == "matern32" ? "matern32_ard" : m;
+    const auto t0 = Clock::now();
+    GP gp = fit_gp(make_gp_baseline(kname, D), Xtr, ytr, o.gp_fit_restarts, o.seed + 101);
+    MethodResult r;
+    r.name = m;
+    r.train_score = gp.log_marginal_likelihood();
+    r.test_metric = test_nll(gp, Xte, yte);
+    r.time_s = seconds_since(t0);
+    r.kernel = gp.kernel().describe();
+    out.push_back(r);
+    if (!best_baseline || r.train_score > best_baseline->log_marginal_likelihood()) best_baseline = std::make_unique<GP>(gp);
+  }
+  if (std::find(methods.begin(), methods.end(), "kfo") != methods.end()) {
+    const auto t0 = Clock::now();
+    const Kernel* base = nullptr;
+    double base_noise = 1e-2;
+    KernelPtr base_holder;
+    if (o.start_from_baseline) {
+      if (!best_baseline) {
+        GP gp = fit_gp(make_gp_baseline("rbf", D), Xtr, ytr, o.gp_fit_restarts, o.seed + 101);
+        best_baseline = std::make_unique<GP>(gp);
+      }
+      base_holder = best_baseline->kernel().clone();
+      base = base_holder.get();
+      base_noise = best_baseline->noise_variance();
+    }
+    LearnedKernel lk = learn_gp_kernel(Xtr, ytr, o, base, base_noise);
+    GP gp(make_functional_kernel(lk, o, base), base ? base_noise : 1e-2, true, true);
+    gp.set_data(Xtr, ytr);
+    FitOptions fo;
+    fo.restarts = o.gp_fit_restarts;
+    fo.seed = o.seed + 202;
+    widen_functional_bounds(gp, fo.lower, fo.upper);
+    gp.fit(fo);
+    MethodResult r;
+    r.name = "kfo";
+    r.train_score = gp.log_marginal_likelihood();
+    r.test_metric = test_nll(gp, Xte, yte);
+    r.time_s = seconds_since(t0);
+    r.seconds_optimising = lk.seconds_optimising;
+    r.seconds_evaluating = lk.seconds_evaluating;
+    r.kernel = gp.kernel().describe();
+    out.push_back(r);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- SVM classification
+
+LearnedKernel learn_svm_kernel(const Mat& X, const Labels& y, const ExperimentOptions& o) {
+  const auto idx = search_subset(static_cast<int>(X.rows()), o.max_search_points, o.seed);
+  const Mat Xs = take_rows(X, idx);
+  const Labels ys = take(y, idx);
+  const Mat R = pairwise_distances(Xs, Xs);
+  const Folds folds = make_folds(ys, o.cv_folds, o.seed + 3);
+  auto run_at = [&](const FunctionalBasis& basis, std::uint64_t seed) {
+    FunctionalObjective f = [&](const Vec& z) -> double {
+      FunctionalKernel k(basis, z, FunctionalPsd::None, false);
+      const SpectralTransform T(k.profile_matrix(R), o.svm_fix);
+      return select_c(T.train(), ys, o.c_grid, folds).accuracy;
+    };
+    SearchOptions so = o.search;
+    so.seed = seed;
+    return search_functional(f, basis.components(), so);
+  };
+  return learn(o, static_cast<int>(X.cols()), run_at);
+}
+
+std::vector<MethodResult> run_classification(const Mat& Xtr, const Labels& ytr, const Mat& Xte, const Labels& yte,
+                                             const ExperimentOptions& o, const std::vector<std::string>& methods_in) {
+  std::vector<std::string> methods =
+      methods_in.empty() ? std::vector<std::string>{"rbf", "matern32", "mkl", "rbf_svm", "kfo"} : methods_in;
+  const Folds folds = make_folds(ytr, o.cv_folds, o.seed + 5);
+  const Mat Rtr = pairwise_distances(Xtr, Xtr);
+  const Mat Rte = pairwise_distances(Xte, Xtr);
+  const double med = median_distance(take_rows(Xtr, search_subset(static_cast<int>(Xtr.rows()), 300, o.seed)));
+  std::vector<MethodResult> out;
+  for (const auto& m : methods) {
+    const auto t0 = Clock::now();
+    MethodResult r;
+    r.name = m;
+    if (m == "rbf") {
+      // SE kernel at the median-heuristic lengthscale, C by CV.
+      const SvmOutcome s = svm_with_gram(se_gram(Rtr, med), se_gram(Rte, med), ytr, yte, o, folds);
+      r.test_metric = s.test_error;
+      r.train_score = s.cv_accuracy;
+      r.kernel = "se(l=" + std::to_string(med) + "), C=" + std::to_string(s.C);
+    } else if (m == "matern32") {
+      SvmOutcome best;
+      double best_l = med;
+      best.cv_accuracy = -1.0;
+      for (double f : {0.5, 1.0, 2.0}) {
+        const Mat K = m32_gram(Rtr, f * med);
+        const CvChoice c = select_c(K, ytr, o.c_grid, folds);
+        if (c.accuracy > best.cv_accuracy + 1e-12) {
+          best.cv_accuracy = c.accuracy;
+          best.C = c.C;
+          best_l = f * med;
+        }
+      }
+      PrecomputedSvm svm;
+      svm.fit(m32_gram(Rtr, best_l), ytr, best.C);
+      r.test_metric = error_rate(svm.predict(m32_gram(Rte, best_l)), yte);
+      r.train_score = best.cv_accuracy;
+      r.kernel = "matern32(l=" + std::to_string(best_l) + "), C=" + std::to_string(best.C);
+    } else if (m == "mkl") {
+      // Grid-search MKL: weights on a simplex grid over {SE, Matérn-3/2, linear} (each normalised to unit mean
+      // diagonal), chosen with C by CV.
+      const Mat Kse = se_gram(Rtr, med), Km = m32_gram(Rtr, med);
+      Mat Klin = Xtr * Xtr.transpose();
+      const double lin_scale = std::max(Klin.diagonal().mean(), 1e-12);
+      Klin /= lin_scale;
+      const Mat Tse = se_gram(Rte, med), Tm = m32_gram(Rte, med);
+      const Mat Tlin = Xte * Xtr.transpose() / lin_scale;
+      const double W[7][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {.5, .5, 0}, {.5, 0, .5}, {0, .5, .5}, {1. / 3, 1. / 3, 1. / 3}};
+      int bw = 0;
+      CvChoice best{1.0, -1.0};
+      for (int w = 0; w < 7; ++w) {
+        const CvChoice c = select_c(W[w][0] * Kse + W[w][1] * Km + W[w][2] * Klin, ytr, o.c_grid, folds);
+        if (c.accuracy > best.accuracy + 1e-12) {
+          best = c;
+          bw = w;
+        }
+      }
+      PrecomputedSvm svm;
+      svm.fit(W[bw][0] * Kse + W[bw][1] * Km + W[bw][2] * Klin, ytr, best.C);
+      r.test_metric = error_rate(svm.predict(W[bw][0] * Tse + W[bw][1] * Tm + W[bw][2] * Tlin), yte);
+      r.train_score = best.accuracy;
+      r.kernel = "mkl(w=[" + std::to_string(W[bw][0]) + "," + std::to_string(W[bw][1]) + "," + std::to_string(W[bw][2]) +
+                 "], l=" + std::to_string(med) + "), C=" + std::to_string(best.C);
+    } else if (m == "rbf_svm") {
+      // libsvm's built-in RBF, (C, γ) by CV; γ = 1/(2ℓ²) on a grid around the median distance. The CV uses the
+      // same Gram matrix libsvm computes internally (tests check the two paths agree).
+      CvChoice best{1.0, -1.0};
+      double best_l = med;
+      for (double f : {0.25, 0.5, 1.0, 2.0, 4.0}) {
+        const CvChoice c = select_c(se_gram(Rtr, f * med), ytr, o.c_grid, folds);
+        if (c.accuracy > best.accuracy + 1e-12) {
+          best = c;
+          best_l = f * med;
+        }
+      }
+      RbfSvm svm;
+      const double gamma = 1.0 / (2.0 * best_l * best_l);
+      svm.fit(Xtr, ytr, best.C, gamma);
+      r.test_metric = error_rate(svm.predict(Xte), yte);
+      r.train_score = best.accuracy;
+      r.kernel = "libsvm rbf(gamma=" + std::to_string(gamma) + "), C=" + std::to_string(best.C);
+    } else if (m == "kfo") {
+      LearnedKernel lk = learn_svm_kernel(Xtr, ytr, o);
+      FunctionalKernel k(*lk.basis, lk.z, FunctionalPsd::None, false);
+      const SpectralTransform T(k.profile_matrix(Rtr), o.svm_fix);
+      const SvmOutcome s = svm_with_gram(T.train(), T.test(k.profile_matrix(Rte)), ytr, yte, o, folds);
+      r.test_metric = s.test_error;
+      r.train_score = s.cv_accuracy;
+      r.seconds_optimising = lk.seconds_optimising;
+      r.seconds_evaluating = lk.seconds_evaluating;
+      r.kernel = k.describe() + ", C=" + std::to_string(s.C) + ", negative eigenvalues clipped=" +
+                 std::to_string(T.negative_eigenvalues());
+    } else {
+      throw InputError("unknown method '" + m + "' (allowed: kfo, rbf, matern32, mkl, rbf_svm)");
+    }
+    r.time_s = seconds_since(t0);
+    out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace kbo::kfo

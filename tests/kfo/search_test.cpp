@@ -1,0 +1,82 @@
+// Algorithm 1 (subspace search over functionals) on objectives with a known optimum.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "kbo/kfo/search.hpp"
+
+using namespace kbo;
+using namespace kbo::kfo;
+
+namespace {
+const Vec kTarget = (Vec(4) << 1.0, -0.5, 0.8, 0.3).finished();
+double paraboloid(const Vec& z) { return -(z - kTarget).squaredNorm(); }
+}  // namespace
+
+TEST(KfoSearch, EvaluationBudgetBestTrackingAndImprovement) {
+  SearchOptions o;
+  o.subspaces = 4;
+  o.iterations = 5;
+  o.n_init_per_subspace = 3;
+  o.evaluate_start = true;
+  o.seed = 3;
+  const SearchResult r = search_functional(paraboloid, 4, o);
+  ASSERT_EQ(r.y.size(), 1u + 4u * (3u + 5u));
+  ASSERT_EQ(r.z.size(), r.y.size());
+  EXPECT_EQ(r.subspace.front(), -1);
+  EXPECT_EQ(r.subspace.back(), 3);
+  const auto it = std::max_element(r.y.begin(), r.y.end());
+  EXPECT_DOUBLE_EQ(r.y_best, *it);
+  EXPECT_LT((r.z_best - r.z[it - r.y.begin()]).norm(), 1e-15);
+  for (std::size_t i = 0; i < r.y.size(); ++i) EXPECT_DOUBLE_EQ(r.y[i], paraboloid(r.z[i]));
+  EXPECT_GT(r.y_best, paraboloid(Vec::Zero(4)) + 0.3);  // ||c||² = 2.18 at the start
+  EXPECT_GE(r.seconds_evaluating, 0.0);
+  EXPECT_GT(r.seconds_optimising, 0.0);
+}
+
+TEST(KfoSearch, SubspacesAreBiasedByTheBestSoFar) {
+  // Every point of subspace s lies on the line z#_s + λ β_s with λ in [lambda_lo, 1] (d = 1), where z#_s is
+  // the best point before subspace s; so the points of one subspace are collinear with z#_s.
+  SearchOptions o;
+  o.subspaces = 3;
+  o.iterations = 3;
+  o.n_init_per_subspace = 2;
+  o.lambda_lo = 0.1;
+  o.reset_gp_per_subspace = true;
+  o.seed = 8;
+  const SearchResult r = search_functional(paraboloid, 4, o, Vec::Constant(4, 0.2));
+  std::size_t begin = 0;
+  Vec z_sharp = Vec::Constant(4, 0.2);
+  double best = -1e300;
+  for (int s = 0; s < 3; ++s) {
+    std::size_t end = begin;
+    while (end < r.z.size() && r.subspace[end] == s) ++end;
+    const Vec dir = r.z[begin] - z_sharp;
+    ASSERT_GT(dir.norm(), 0.0);
+    double lmin = 1e300, lmax = -1e300;
+    for (std::size_t i = begin; i < end; ++i) {
+      const Vec d = r.z[i] - z_sharp;
+      const double t = d.dot(dir) / dir.squaredNorm();
+      EXPECT_LT((d - t * dir).norm(), 1e-9 * (1 + d.norm()));
+      lmin = std::min(lmin, t);
+      lmax = std::max(lmax, t);
+    }
+    EXPECT_GT(lmin, 0.0);  // λ ≥ lambda_lo > 0 on one side of z#
+    EXPECT_LE(lmax / lmin, 1.0 / 0.1 + 1e-9);
+    for (std::size_t i = begin; i < end; ++i)
+      if (r.y[i] > best) {
+        best = r.y[i];
+        z_sharp = r.z[i];
+      }
+    begin = end;
+  }
+  EXPECT_EQ(begin, r.z.size());
+}
+
+TEST(KfoSearch, RejectsBadOptions) {
+  SearchOptions o;
+  o.lambda_lo = 1.0;
+  EXPECT_THROW(search_functional(paraboloid, 4, o), InputError);
+  SearchOptions p;
+  EXPECT_THROW(search_functional(paraboloid, 4, p, Vec::Zero(3)), InputError);
+}
