@@ -279,8 +279,10 @@ double GP::fit(const FitOptions& options) {
         double s = range_for(names[p], ranges);
         lo = std::log(0.05 * s), hi = std::log(2.0 * s);
       } else if (kind == ParamKind::Noise) {
-        lo = lower[p], hi = std::min(upper[p], lower[p] + std::log(1e6));
-        lo = std::max(lo, hi - std::log(1e5));
+        // Between 1e-4 and 0.3 of the target variance: tiny-noise starts tend to get stuck in
+        // interpolating optima with lower likelihood.
+        lo = std::max(lower[p], upper[p] + std::log(1e-4));
+        hi = std::min(upper[p], upper[p] + std::log(0.3));
       } else {
         lo = theta0[p] - std::log(10.0), hi = theta0[p] + std::log(10.0);
       }
