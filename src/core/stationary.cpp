@@ -130,6 +130,33 @@ Mat profile_sq_derivative(StationaryType t, const Mat& r2) {
   }
   return r2;
 }
+// φ(r²) into K and dφ/d(r²) into G, sharing one exponential per entry.
+void profile_and_sq_derivative(StationaryType t, const Mat& r2, Mat& K, Mat& G) {
+  switch (t) {
+    case StationaryType::RBF:
+      K = (-0.5 * r2.array()).exp().matrix();
+      G = -0.5 * K;
+      return;
+    case StationaryType::Matern32: {
+      Eigen::ArrayXXd s = (3.0 * r2.array()).sqrt();
+      Eigen::ArrayXXd e = (-s).exp();
+      K = ((1.0 + s) * e).matrix();
+      G = (-1.5 * e).matrix();
+      return;
+    }
+    case StationaryType::Matern52: {
+      Eigen::ArrayXXd s = (5.0 * r2.array()).sqrt();
+      Eigen::ArrayXXd e = (-s).exp();
+      K = ((1.0 + s + 5.0 / 3.0 * r2.array()) * e).matrix();
+      G = (-5.0 / 6.0 * (1.0 + s) * e).matrix();
+      return;
+    }
+    case StationaryType::Matern12:
+      K = (-r2.array().sqrt()).exp().matrix();
+      G = profile_sq_derivative(t, r2);
+      return;
+  }
+}
 }  // namespace
 
 Mat StationaryKernel::scaled_sq_dist(const Mat& X, const Mat& Y) const {
@@ -181,7 +208,10 @@ Vec StationaryKernel::gram_gradient_contract(const Mat& X, const Mat& W) const {
   r2.diagonal().setZero();
   const Eigen::Index P = lengthscales_.size() + 1;
   Vec g(P);
-  Mat M = (W.array() * (variance_ * profile_sq_derivative(type_, r2)).array()).matrix();  // W ∘ σ²φ'
+  // One pass over the n² entries for both φ and dφ/d(r²) (they share the exponential).
+  Mat K(r2.rows(), r2.cols()), M(r2.rows(), r2.cols());
+  profile_and_sq_derivative(type_, r2, K, M);
+  M.array() *= W.array() * variance_;  // W ∘ σ²φ'
   if (ard_) {
     // Σ_ij M_ij (a_i − a_j)² = 2 Σ_i a_i² (M 1)_i − 2 aᵀ M a  for symmetric M, per dimension.
     Mat A = X * lengthscales_.cwiseInverse().asDiagonal();
@@ -192,7 +222,7 @@ Vec StationaryKernel::gram_gradient_contract(const Mat& X, const Mat& W) const {
   } else {
     g[0] = -2.0 * (M.array() * r2.array()).sum();
   }
-  g[P - 1] = (W.array() * (variance_ * profile_from_sq(r2)).array()).sum();
+  g[P - 1] = variance_ * (W.array() * K.array()).sum();
   return g;
 }
 
