@@ -405,6 +405,11 @@ GP::Prediction GP::predict(const Mat& Xs) const {
     const Mat Xc = Xs.middleRows(start, m);
     Mat Ks = kernel_->cross(Xc, X_);  // m x n
     p.mean.segment(start, m) = Ks * alpha_;
+    if (m == 1) {  // vector solve: avoids BLAS repacking L for a single right-hand side
+      Vec v = chol_.solve_lower(Vec(Ks.row(0).transpose()));
+      p.variance[start] = std::max(kernel_->diag(Xc)[0] - v.squaredNorm(), 0.0);
+      continue;
+    }
     Mat V = chol_.solve_lower(Mat(Ks.transpose()));
     p.variance.segment(start, m) = (kernel_->diag(Xc) - V.colwise().squaredNorm().transpose()).cwiseMax(0.0);
   }
