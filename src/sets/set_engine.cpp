@@ -73,13 +73,61 @@ Mat block_sums(const Mat& P, int ma, int mb) {
   return Eigen::Map<const Mat>(s2.data(), cb, ra).transpose();
 }
 
-Mat expand_blocks(const Mat& W, int ma, int mb) {
-  Mat E(W.rows() * ma, W.cols() * mb);
-  for (Eigen::Index j = 0; j < E.cols(); ++j) {
-    const Eigen::Index cj = j / mb;
-    for (Eigen::Index i = 0; i < W.rows(); ++i) E.col(j).segment(i * ma, ma).setConstant(W(i, cj));
+void tile_block_sums(StationaryType type, const Eigen::Ref<const Mat>& A, const Eigen::Ref<const Mat>& B, int L,
+                     bool zero_diag, bool want_gr2, bool want_gd, TileSums& out) {
+  const Eigen::Index R = A.rows(), C = B.rows(), ni = R / L, nj = C / L, d = A.cols();
+  Mat G(R, C);
+  G.noalias() = A * B.transpose();  // the one GEMM of the tile
+  const Eigen::ArrayXd na = A.rowwise().squaredNorm();
+  const Eigen::ArrayXd nb = B.rowwise().squaredNorm();
+  out.phi = Mat::Zero(ni, nj);
+  if (want_gr2) out.gr2 = Mat::Zero(ni, nj);
+  if (want_gd) out.gd.assign(d, Mat::Zero(ni, nj));
+  const bool need_g = want_gr2 || want_gd;
+  Eigen::ArrayXd r2(R), r(R), e(R), phi(R), g(R), tmp(R);
+  const double s3 = std::sqrt(3.0), s5 = std::sqrt(5.0);
+  // Row-block sums of a column: view it as L x ni and sum each column.
+  auto add_block = [&](Mat& S, const Eigen::ArrayXd& v, Eigen::Index j) {
+    S.col(j / L) += Eigen::Map<const Mat>(v.data(), L, ni).colwise().sum().transpose();
+  };
+  for (Eigen::Index j = 0; j < C; ++j) {
+    r2 = (na + nb(j) - 2.0 * G.col(j).array()).max(0.0);
+    if (zero_diag && j < R) r2(j) = 0.0;
+    switch (type) {
+      case StationaryType::RBF:
+        phi = (-0.5 * r2).exp();
+        if (need_g) g = phi;
+        break;
+      case StationaryType::Matern12:
+        r = r2.sqrt();
+        phi = (-r).exp();
+        if (need_g) g = (r > 0.0).select(phi / r, 0.0);
+        break;
+      case StationaryType::Matern32:
+        r = r2.sqrt();
+        e = (-s3 * r).exp();
+        phi = (1.0 + s3 * r) * e;
+        if (need_g) g = 3.0 * e;
+        break;
+      case StationaryType::Matern52:
+        r = r2.sqrt();
+        e = (-s5 * r).exp();
+        phi = (1.0 + s5 * r + (5.0 / 3.0) * r2) * e;
+        if (need_g) g = (5.0 / 3.0) * (1.0 + s5 * r) * e;
+        break;
+    }
+    add_block(out.phi, phi, j);
+    if (want_gr2) {
+      tmp = g * r2;
+      add_block(out.gr2, tmp, j);
+    }
+    if (want_gd)
+      for (Eigen::Index k = 0; k < d; ++k) {
+        tmp = g * (A.col(k).array() - B(j, k)).square();
+        add_block(out.gd[k], tmp, j);
+      }
   }
-  return E;
+  (void)nj;
 }
 
 }  // namespace kbo::sets_detail

@@ -3,6 +3,7 @@
 // squared distances through one GEMM, the stationary profile and its radial derivative elementwise,
 // block reductions by reshapes, and the tiling of large set collections.
 #include <algorithm>
+#include <vector>
 
 #include "kbo/kernels/stationary.hpp"
 #include "kbo/linalg.hpp"
@@ -23,8 +24,17 @@ void profile_eval(StationaryType type, const Mat& r2, Mat& phi, Mat* g);
 /// Sums of the ma x mb blocks of P ((ra·ma) x (cb·mb)) → ra x cb, by two column-major reshapes.
 Mat block_sums(const Mat& P, int ma, int mb);
 
-/// W (ra x cb) expanded to (ra·ma) x (cb·mb), every entry repeated over its block.
-Mat expand_blocks(const Mat& W, int ma, int mb);
+/// Block sums of one tile of set pairs, computed in a single pass over the columns of A Bᵀ (one GEMM),
+/// never materialising the element-pair matrices: phi = Σ_block φ(r), and when requested
+/// gr2 = Σ_block g(r)·r² (isotropic lengthscale gradient) and gd[k] = Σ_block g(r)·(a_k − b_k)² (ARD).
+/// A and B are stacked scaled elements ((ni·L) x d and (nj·L) x d). zero_diag: A and B are the same
+/// rows (diagonal tile), so entry (j, j) is an element with itself and gets r = 0 exactly.
+struct TileSums {
+  Mat phi, gr2;
+  std::vector<Mat> gd;
+};
+void tile_block_sums(StationaryType type, const Eigen::Ref<const Mat>& A, const Eigen::Ref<const Mat>& B, int L,
+                     bool zero_diag, bool want_gr2, bool want_gd, TileSums& out);
 
 /// Calls f(i0, ni, j0, nj) for tiles of whole sets covering an na x nb set grid with at most
 /// `tile_elements` stacked elements per side; symmetric ⇒ only tiles with j0 ≥ i0.

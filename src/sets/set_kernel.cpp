@@ -11,7 +11,6 @@
 namespace kbo {
 
 using sets_detail::block_sums;
-using sets_detail::expand_blocks;
 using sets_detail::for_each_tile;
 using sets_detail::profile_eval;
 using sets_detail::sq_dist;
@@ -144,12 +143,12 @@ Mat SetKernel::cross(const Mat& X, const Mat& Y) const {
   const Mat B = stack_scaled(select(Y), L, d_, ls);
   const double scale = base_.variance() / (static_cast<double>(L) * L);
   Mat K(X.rows(), Y.rows());
-  Mat phi;
+  sets_detail::TileSums ts;
   for_each_tile(static_cast<int>(X.rows()), L, static_cast<int>(Y.rows()), L, false, kTileElements,
                 [&](int i0, int ni, int j0, int nj) {
-                  profile_eval(base_.type(), sq_dist(A.middleRows(i0 * L, ni * L), B.middleRows(j0 * L, nj * L)),
-                               phi, nullptr);
-                  K.block(i0, j0, ni, nj) = scale * block_sums(phi, L, L);
+                  sets_detail::tile_block_sums(base_.type(), A.middleRows(i0 * L, ni * L),
+                                               B.middleRows(j0 * L, nj * L), L, false, false, false, ts);
+                  K.block(i0, j0, ni, nj) = scale * ts.phi;
                 });
   return K;
 }
@@ -161,12 +160,11 @@ Mat SetKernel::gram(const Mat& X) const {
   const Mat A = stack_scaled(select(X), L, d_, base_.lengthscales());
   const double scale = base_.variance() / (static_cast<double>(L) * L);
   Mat K(n, n);
-  Mat phi;
+  sets_detail::TileSums ts;
   for_each_tile(n, L, n, L, true, kTileElements, [&](int i0, int ni, int j0, int nj) {
-    Mat r2 = sq_dist(A.middleRows(i0 * L, ni * L), A.middleRows(j0 * L, nj * L));
-    if (j0 == i0) r2.diagonal().setZero();  // an element vs itself: exact 0, not GEMM cancellation
-    profile_eval(base_.type(), r2, phi, nullptr);
-    K.block(i0, j0, ni, nj) = scale * block_sums(phi, L, L);
+    sets_detail::tile_block_sums(base_.type(), A.middleRows(i0 * L, ni * L), A.middleRows(j0 * L, nj * L), L,
+                                 j0 == i0, false, false, ts);
+    K.block(i0, j0, ni, nj) = scale * ts.phi;
     if (j0 != i0) K.block(j0, i0, nj, ni) = K.block(i0, j0, ni, nj).transpose();
   });
   // Diagonal tiles are computed in full; symmetrise rounding so Cholesky sees an exactly symmetric K.
@@ -202,33 +200,23 @@ std::vector<Mat> SetKernel::gram_gradients(const Mat& X) const {
   const Mat A = stack_scaled(select(X), L, d_, base_.lengthscales());
   const double scale = base_.variance() / (static_cast<double>(L) * L);
   std::vector<Mat> G(nls + 1, Mat(n, n));
-  Mat phi, g;
+  sets_detail::TileSums ts;
   for_each_tile(n, L, n, L, true, kTileElements, [&](int i0, int ni, int j0, int nj) {
-    const auto Ai = A.middleRows(i0 * L, ni * L);
-    const auto Aj = A.middleRows(j0 * L, nj * L);
-    Mat r2 = sq_dist(Ai, Aj);
-    if (j0 == i0) r2.diagonal().setZero();
-    profile_eval(base_.type(), r2, phi, &g);
-    auto put = [&](Mat& target, const Mat& P) {
-      target.block(i0, j0, ni, nj) = scale * block_sums(P, L, L);
+    sets_detail::tile_block_sums(base_.type(), A.middleRows(i0 * L, ni * L), A.middleRows(j0 * L, nj * L), L,
+                                 j0 == i0, !ard, ard, ts);
+    auto put = [&](Mat& target, const Mat& S) {
+      target.block(i0, j0, ni, nj) = scale * S;
       if (j0 != i0) target.block(j0, i0, nj, ni) = target.block(i0, j0, ni, nj).transpose();
     };
-    put(G[nls], phi);
-    if (!ard) {
-      put(G[0], g.cwiseProduct(r2));
-    } else {
-      for (int k = 0; k < d_; ++k) {
-        Mat Dk = -2.0 * Ai.col(k) * Aj.col(k).transpose();
-        Dk.colwise() += Ai.col(k).cwiseAbs2();
-        Dk.rowwise() += Aj.col(k).cwiseAbs2().transpose();
-        put(G[k], g.cwiseProduct(Dk));
-      }
-    }
+    put(G[nls], ts.phi);
+    if (!ard) put(G[0], ts.gr2);
+    for (int k = 0; ard && k < d_; ++k) put(G[k], ts.gd[k]);
   });
   for (Mat& M : G) M = 0.5 * (M + M.transpose());
   return G;
 }
 
+// Σ_ij W_ij ∂K_ij/∂θ_p from the same block sums: no n x n gradient matrices, no expanded weights.
 Vec SetKernel::gram_gradient_contract(const Mat& X, const Mat& W) const {
   check_input(X, "X");
   const int n = static_cast<int>(X.rows());
@@ -239,29 +227,16 @@ Vec SetKernel::gram_gradient_contract(const Mat& X, const Mat& W) const {
   const Mat A = stack_scaled(select(X), L, d_, base_.lengthscales());
   const double scale = base_.variance() / (static_cast<double>(L) * L);
   Vec out = Vec::Zero(nls + 1);
-  Mat phi, g;
+  sets_detail::TileSums ts;
   for_each_tile(n, L, n, L, true, kTileElements, [&](int i0, int ni, int j0, int nj) {
-    const auto Ai = A.middleRows(i0 * L, ni * L);
-    const auto Aj = A.middleRows(j0 * L, nj * L);
-    Mat r2 = sq_dist(Ai, Aj);
-    if (j0 == i0) r2.diagonal().setZero();
-    profile_eval(base_.type(), r2, phi, &g);
+    sets_detail::tile_block_sums(base_.type(), A.middleRows(i0 * L, ni * L), A.middleRows(j0 * L, nj * L), L,
+                                 j0 == i0, !ard, ard, ts);
     // Off-diagonal tiles stand for themselves and their mirror image (W symmetric).
     const double w = (j0 == i0 ? 1.0 : 2.0) * scale;
-    const Mat Wx = expand_blocks(W.block(i0, j0, ni, nj), L, L);
-    out(nls) += w * Wx.cwiseProduct(phi).sum();
-    const Mat M = Wx.cwiseProduct(g);
-    if (!ard) {
-      out(0) += w * M.cwiseProduct(r2).sum();
-    } else {
-      // Σ_ab M_ab (z̃_ak − z̃_bk)² = Σ_a z̃_ak² rowsum_a + Σ_b z̃_bk² colsum_b − 2 Σ_a z̃_ak (M z̃)_ak.
-      const Vec rs = M.rowwise().sum();
-      const Vec cs = M.colwise().sum().transpose();
-      const Mat MB = M * Aj;
-      for (int k = 0; k < d_; ++k)
-        out(k) += w * (rs.dot(Ai.col(k).cwiseAbs2()) + cs.dot(Aj.col(k).cwiseAbs2()) -
-                       2.0 * Ai.col(k).dot(MB.col(k)));
-    }
+    const auto Wt = W.block(i0, j0, ni, nj);
+    out(nls) += w * Wt.cwiseProduct(ts.phi).sum();
+    if (!ard) out(0) += w * Wt.cwiseProduct(ts.gr2).sum();
+    for (int k = 0; ard && k < d_; ++k) out(k) += w * Wt.cwiseProduct(ts.gd[k]).sum();
   });
   return out;
 }
