@@ -17,14 +17,17 @@ OuterResult tune_hyperkernel(const HyperObjective& gamma, const OuterOptions& o)
   if (!(o.lambda_lo > 0.0 && o.lambda_lo < o.lambda_hi && o.lambda_hi < 1.0))
     throw InputError("outer BO: need 0 < lambda_lo < lambda_hi < 1");
   if (!(o.l_lo > 0.0 && o.l_lo < o.l_hi)) throw InputError("outer BO: need 0 < l_lo < l_hi");
-  const Box box(Vec((Vec(2) << o.lambda_lo, o.l_lo).finished()), Vec((Vec(2) << o.lambda_hi, o.l_hi).finished()));
+  // The GP works on the unit square: u0 ↦ λh linearly, u1 ↦ l on a log scale (l spans two decades).
+  auto theta_of = [&](const Vec& u) {
+    return HyperkernelParams{o.lambda_lo + u(0) * (o.lambda_hi - o.lambda_lo),
+                             std::exp(std::log(o.l_lo) + u(1) * (std::log(o.l_hi) - std::log(o.l_lo)))};
+  };
   OuterResult res;
   res.best_value = -std::numeric_limits<double>::infinity();
   Mat U(0, 2);
   Vec Y(0);
   auto evaluate = [&](const Vec& u) {
-    const Vec t = box.from_unit(u);
-    HyperkernelParams th{t(0), t(1)};
+    const HyperkernelParams th = theta_of(u);
     double v = gamma(th);
     if (!std::isfinite(v)) v = Y.size() ? Y.minCoeff() : 0.0;
     U.conservativeResize(U.rows() + 1, 2);

@@ -34,7 +34,7 @@ struct ExperimentOptions {
   SpectrumFix svm_fix = SpectrumFix::Clip;   // Kreĭn → PSD for SVMs (train and test)
   FunctionalPsd gp_psd = FunctionalPsd::AlphaClip;  // for GPs
   int max_search_points = 300;     // the search objectives use at most this many training points
-  int gp_fit_restarts = 2;
+  int gp_fit_restarts = 4;
   std::uint64_t seed = 0;
 };
 
