@@ -43,7 +43,7 @@ class UnitCubeSpace : public Space {
 /// - If fewer than 2 trials have completed after the design (failures), points are uniform random,
 ///   seeded by (seed, trial_index).
 /// - Hyperparameters are refitted at every suggestion, warm-started from the previous fit (held by
-///   this object) plus config.fit_restarts random restarts; L-BFGS runs are capped (see .cpp).
+///   this object) plus config.fit_restarts random restarts, run in parallel; L-BFGS runs are capped.
 /// - Pending points enter as kriging-believer fantasies (observed at the posterior mean), so the
 ///   acquisition collapses around them; a suggestion closer than 1e-9 (unit cube) to a pending or
 ///   already evaluated point is replaced by a uniform random point (reported in last_info()).
@@ -61,6 +61,7 @@ class BOStrategy : public Strategy {
 
  private:
   Vec random_point(int trial_index) const;
+  double refit(int trial_index);  // MAP/ML-II refit of gp_ (data already set); returns the objective
   std::unique_ptr<Acquisition> make_acquisition(const GP& gp, const Vec& y, int n_observed) const;
 
   StrategyConfig config_;

@@ -154,9 +154,11 @@ SqliteStorage::SqliteStorage(const std::string& path, int busy_timeout_ms) : pat
   sqlite3_busy_timeout(db_, busy_timeout_ms);
   try {
     // journal_mode=WAL is persistent in the file; FULL sync makes every COMMIT durable.
-    Stmt wal(db_, path_, "PRAGMA journal_mode=WAL");
-    if (!wal.step() || wal.text(0) != "wal")
-      throw InputError("storage '" + url + "' cannot use WAL journaling (is it on a network file system?)");
+    {
+      Stmt wal(db_, path_, "PRAGMA journal_mode=WAL");
+      if (!wal.step() || wal.text(0) != "wal")
+        throw InputError("storage '" + url + "' cannot use WAL journaling (is it on a network file system?)");
+    }
     exec(db_, path_, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;");
     WriteTransaction txn(db_, path_);
     exec(db_, path_, kSchema);
@@ -289,23 +291,23 @@ Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState s
                             const std::string& reason) {
   WriteTransaction txn(db_, path_);
   const auto sid = study_id(study);
-  Stmt q(db_, path_,
-         "SELECT number, x, value, state, reason, worker, created_at, finished_at FROM trials "
-         "WHERE study_id = ?1 AND number = ?2");
-  q.bind(1, sid).bind(2, trial_id);
-  if (!q.step()) {
-    Stmt c(db_, path_, "SELECT COUNT(*) FROM trials WHERE study_id = ?1");
-    c.bind(1, sid);
-    c.step();
-    throw InputError("study '" + study + "' has no trial " + std::to_string(trial_id) + " (ids 0.." +
-                     std::to_string(c.integer(0) - 1) + ")");
-  }
   Trial t;
   t.id = trial_id;
-  t.x = parse_x(q.text(1));
-  t.state = parse_trial_state(q.text(3));
-  t.worker = q.text(5);
-  t.created_at = q.real(6);
+  {
+    Stmt q(db_, path_, "SELECT x, state, worker, created_at FROM trials WHERE study_id = ?1 AND number = ?2");
+    q.bind(1, sid).bind(2, trial_id);
+    if (!q.step()) {
+      Stmt c(db_, path_, "SELECT COUNT(*) FROM trials WHERE study_id = ?1");
+      c.bind(1, sid);
+      c.step();
+      throw InputError("study '" + study + "' has no trial " + std::to_string(trial_id) + " (ids 0.." +
+                       std::to_string(c.integer(0) - 1) + ")");
+    }
+    t.x = parse_x(q.text(0));
+    t.state = parse_trial_state(q.text(1));
+    t.worker = q.text(2);
+    t.created_at = q.real(3);
+  }  // statement finalised before the UPDATE and COMMIT
   if (t.state != TrialState::Pending)
     throw InputError("trial " + std::to_string(trial_id) + " of study '" + study + "' is already " +
                      to_string(t.state) + " (only pending trials can be told)");

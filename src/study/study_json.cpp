@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "kbo/error.hpp"
+#include "kbo/set_space.hpp"
 #include "kbo/study.hpp"
 
 namespace kbo {
@@ -95,7 +96,12 @@ std::shared_ptr<const Space> space_from_json(const nlohmann::json& j) {
   const std::string type = j.is_object() ? j.value("type", "") : "";
   if (type == "box") return std::make_shared<BoxSpace>(Box(vec_from_json(j.at("lower"), "lower"),
                                                            vec_from_json(j.at("upper"), "upper")));
-  throw InputError("space type '" + type + "' cannot be built by this build's studies (allowed: box)");
+  if (type == "set") {
+    // lower/upper are the box of one element; a point is set_size x element_dim coordinates.
+    return std::make_shared<SetSpace>(j.at("set_size").get<int>(), Box(vec_from_json(j.at("lower"), "lower"),
+                                                                       vec_from_json(j.at("upper"), "upper")));
+  }
+  throw InputError("unknown space type '" + type + "' (allowed: box, set)");
 }
 
 std::string describe_space_json(const nlohmann::json& j) {

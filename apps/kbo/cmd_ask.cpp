@@ -1,0 +1,48 @@
+// kbo ask: create the next trial of a persistent study and print it as JSON.
+#include <iostream>
+
+#include "command.hpp"
+#include "kbo/storage/storage.hpp"
+#include "kbo/strategy_factory.hpp"
+#include "study_options.hpp"
+
+namespace kbo::cli {
+namespace {
+
+int run_ask(int argc, char** argv) {
+  CLI::App app{"Suggest the next point of a study and record it as a pending trial. Prints "
+               "{\"trial\": ID, \"x\": [...]} . The study is created when a space is given "
+               "(--problem/--bounds/--config), otherwise it must exist and its stored configuration is used."};
+  StudyOptionParser parser(app, kWhere | kWhat | kStrategy | kOutput);
+  parse(app, argc, argv);
+  StudyOptions o = parser.resolve();
+  require_persistent_storage(o, "kbo ask");
+  auto storage = open_storage(o.storage);
+
+  StudyRecord wanted;
+  if (o.has_space_source()) {
+    wanted = make_study_record(o, resolve_space(o, nullptr));
+  } else {
+    // Existing study: its stored strategy config is the base that flags (and --config) override.
+    const Study existing = Study::open(storage, o.study);
+    StudyOptions base;
+    base.strategy = existing.strategy_config();
+    base.minimize = existing.minimize();
+    o = parser.resolve(base);
+    wanted = existing.record();
+    wanted.config = to_json(o.strategy);
+    wanted.minimize = o.minimize;
+  }
+  Study study = Study::create_or_open(storage, wanted);
+  auto strategy = make_strategy(study.strategy_config(), study.space());
+  const Trial t = study.ask(*strategy, worker_id("ask"));
+  nlohmann::json out = {{"trial", t.id},
+                        {"x", std::vector<double>(t.x.data(), t.x.data() + t.x.size())},
+                        {"study", study.name()}};
+  std::cout << out.dump() << std::endl;
+  return 0;
+}
+
+}  // namespace
+KBO_COMMAND("ask", "create the next trial of a study, print {trial, x} as JSON", run_ask);
+}  // namespace kbo::cli

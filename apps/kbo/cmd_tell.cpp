@@ -1,0 +1,30 @@
+// kbo tell: record the result of a pending trial.
+#include <iostream>
+
+#include "command.hpp"
+#include "kbo/storage/storage.hpp"
+#include "study_options.hpp"
+
+namespace kbo::cli {
+namespace {
+
+int run_tell(int argc, char** argv) {
+  CLI::App app{"Record the result of a pending trial: --trial ID --value V, or --trial ID --failed REASON."};
+  StudyOptionParser parser(app, kWhere | kTell);
+  parse(app, argc, argv);
+  const StudyOptions o = parser.resolve();
+  if (!o.trial) throw InputError("kbo tell needs --trial ID");
+  if (!o.value && !o.failed) throw InputError("kbo tell needs --value V or --failed REASON");
+  require_persistent_storage(o, "kbo tell");
+  Study study = Study::open(open_storage(o.storage), o.study);
+  const Trial t = o.value ? study.tell(*o.trial, *o.value) : study.fail(*o.trial, *o.failed);
+  nlohmann::json out = {{"trial", t.id}, {"state", to_string(t.state)}, {"study", study.name()}};
+  out["value"] = t.value ? nlohmann::json(*t.value) : nlohmann::json(nullptr);
+  if (t.state == TrialState::Failed) out["reason"] = t.reason;
+  std::cout << out.dump() << std::endl;
+  return 0;
+}
+
+}  // namespace
+KBO_COMMAND("tell", "record a trial's value (--value) or failure (--failed)", run_tell);
+}  // namespace kbo::cli
