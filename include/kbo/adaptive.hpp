@@ -152,7 +152,7 @@ class AgpucbStrategy : public Strategy {
 };
 
 /// Factory for the study (`--strategy agpucb`): options from AgpucbOptions::from_json(
-/// config.module_options, space->dim()). Any Space works through its bounds (affine unit-cube map) and
+/// config.module_options["agpucb"] if that key exists, else config.module_options, space->dim()). Any Space works through its bounds (affine unit-cube map) and
 /// its canonicalize.
 std::unique_ptr<Strategy> make_agpucb_strategy(const StrategyConfig& config, std::shared_ptr<const Space> space);
 

@@ -207,7 +207,11 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int 
 
 std::unique_ptr<Strategy> make_agpucb_strategy(const StrategyConfig& config, std::shared_ptr<const Space> space) {
   if (!space) throw InputError("agpucb: no search space given");
-  AgpucbOptions o = AgpucbOptions::from_json(config.module_options, space->dim());
+  // Either the options themselves or, when module_options also carries other modules' keys, an
+  // "agpucb" sub-object.
+  const nlohmann::json& mo = config.module_options;
+  const nlohmann::json& j = mo.is_object() && mo.contains("agpucb") ? mo["agpucb"] : mo;
+  AgpucbOptions o = AgpucbOptions::from_json(j, space->dim());
   return std::make_unique<AgpucbStrategy>(config, std::move(space), std::move(o));
 }
 

@@ -183,6 +183,8 @@ TEST(Agpucb, FactoryReadsModuleOptionsAndRejectsBadOnes) {
   c.module_options = {{"estimator", "wang"}, {"B0", 0.5}};
   auto s = make_agpucb_strategy(c, unit_box(2));
   EXPECT_EQ(s->name(), "agpucb-wang");
+  c.module_options = {{"rkhs_bound", 3.0}, {"agpucb", {{"estimator", "onestep"}}}};
+  EXPECT_EQ(make_agpucb_strategy(c, unit_box(2))->name(), "agpucb-onestep");
   c.module_options = {{"lambda", -1}};
   EXPECT_THROW(make_agpucb_strategy(c, unit_box(2)), InputError);
 }
