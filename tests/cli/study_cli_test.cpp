@@ -243,3 +243,29 @@ TEST(OptimizeCli, DurableUnderKill9AndResumable) {
     EXPECT_EQ(r["x"].get<std::vector<double>>(), std::vector<double>(t.x.data(), t.x.data() + t.x.size()));
   }
 }
+
+TEST(OptimizeCli, SetSpaceTrialsAreCanonicalSetsInTheElementBox) {
+  TempDir dir("set");
+  // f(set) = squared distance between the two elements' first coordinates: invariant to their order.
+  const CmdResult r = run_kbo(
+      "optimize --objective 'echo {x} | awk \"{printf \\\"%.17g\\\\n\\\", (\\$1-\\$3)^2}\"' --space set --set-size 3 --bounds 0:1,-1:1 "
+      "--init 4 --iters 3 --seed 1 --json",
+      dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = r.json();
+  EXPECT_EQ(j["space"]["type"], "set");
+  EXPECT_EQ(j["space"]["set_size"], 3);
+  ASSERT_EQ(j["n_complete"].get<int>(), 7);
+  for (const auto& t : j["trials"]) {
+    const auto x = t["x"].get<std::vector<double>>();
+    ASSERT_EQ(x.size(), 6u);  // 3 elements x 2 coordinates
+    for (int e = 0; e < 3; ++e) {
+      EXPECT_GE(x[2 * e], 0.0);
+      EXPECT_LE(x[2 * e], 1.0);
+      EXPECT_GE(x[2 * e + 1], -1.0);
+      EXPECT_LE(x[2 * e + 1], 1.0);
+      if (e > 0) EXPECT_LE(x[2 * (e - 1)], x[2 * e]);  // canonical: sorted by first coordinate
+    }
+    EXPECT_NEAR(t["value"].get<double>(), (x[0] - x[2]) * (x[0] - x[2]), 1e-12);
+  }
+}
