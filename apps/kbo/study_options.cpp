@@ -230,7 +230,9 @@ StudyOptionParser::StudyOptionParser(CLI::App& app, unsigned groups) : app_(app)
     if (!(e->group & groups_)) continue;
     const std::string flag = "--" + e->name;
     if (e->kind == Kind::Flag) e->option = app_.add_flag(flag, e->flag, e->help);
-    else e->option = app_.add_option(flag, e->text, e->help);
+    else
+      e->option = app_.add_option(flag, e->text, e->help)
+                      ->type_name(e->kind == Kind::Int ? "INT" : e->kind == Kind::Double ? "FLOAT" : "TEXT");
   }
 }
 
