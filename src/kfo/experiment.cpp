@@ -256,6 +256,7 @@ std::vector<MethodResult> run_regression(const Mat& Xtr, const Vec& ytr, const M
     r.seconds_optimising = lk.seconds_optimising;
     r.seconds_evaluating = lk.seconds_evaluating;
     r.kernel = gp.kernel().describe();
+    r.learned = std::make_shared<FunctionalKernel>(dynamic_cast<const FunctionalKernel&>(gp.kernel()));
     out.push_back(r);
   }
   return out;
@@ -373,6 +374,7 @@ std::vector<MethodResult> run_classification(const Mat& Xtr, const Labels& ytr, 
       r.seconds_evaluating = lk.seconds_evaluating;
       r.kernel = k.describe() + ", C=" + std::to_string(s.C) + ", negative eigenvalues clipped=" +
                  std::to_string(T.negative_eigenvalues());
+      r.learned = std::make_shared<FunctionalKernel>(k);
     } else {
       throw InputError("unknown method '" + m + "' (allowed: kfo, rbf, matern32, mkl, rbf_svm)");
     }

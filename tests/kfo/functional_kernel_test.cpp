@@ -112,3 +112,16 @@ TEST(KfoFunctionalKernel, UsableByGp) {
   EXPECT_TRUE(pred.mean.allFinite());
   EXPECT_GE(pred.variance.minCoeff(), -1e-9);
 }
+
+TEST(KfoFunctionalKernel, RebuiltFromSavedWeightsIsIdentical) {
+  // `kbo kfo --save-kernel` stores (distinct distances, aggregated weights, Θ): rebuilding gives the same kernel.
+  const FunctionalBasis basis = make_basis(3);
+  Rng rng = make_rng(12);
+  const Vec z = basis.sample_direction(rng);
+  for (FunctionalPsd psd : {FunctionalPsd::AlphaClip, FunctionalPsd::None}) {
+    const FunctionalKernel k(basis, z, psd, true, 0.7);
+    const FunctionalKernel r(k.distances(), k.weights(), k.hyper(), k.psd(), true, k.variance());
+    const Mat X = rand_points(rng, 6, 3);
+    EXPECT_LT((k.gram(X) - r.gram(X)).cwiseAbs().maxCoeff(), 1e-12 * std::max(1.0, k.gram(X).cwiseAbs().maxCoeff()));
+  }
+}

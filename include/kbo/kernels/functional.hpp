@@ -46,6 +46,8 @@ class FunctionalKernel : public Kernel {
   const Vec& weights() const { return weights_; }       // aggregated α per distinct grid distance
   const Vec& distances() const { return distances_; }   // distinct grid distances d_u
   const Kernel* base() const { return base_.get(); }
+  const kfo::HyperkernelParams& hyper() const { return hyper_; }
+  FunctionalPsd psd() const { return psd_; }
 
  private:
   void init(const Vec& grid_distances, const Vec& alpha);

@@ -46,6 +46,7 @@ struct MethodResult {
   double seconds_optimising = 0.0; // KFO only: search bookkeeping (outer GPs, acquisitions)
   double seconds_evaluating = 0.0; // KFO only: inside the objective (kernel evaluation + model fitting)
   std::string kernel;
+  std::shared_ptr<const FunctionalKernel> learned;  // KFO only: the learned kernel (SVM: before the spectrum clip)
 };
 
 /// The kernel KFO learned and how.
