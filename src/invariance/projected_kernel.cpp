@@ -43,30 +43,40 @@ void ProjectedKernel::rebuild() {
   while (first < lambda_.size() && !(lambda_[first] >= threshold_ && lambda_[first] > 0.0)) ++first;
   const int r = static_cast<int>(lambda_.size()) - first;
   W_ = V_.rightCols(r) * lambda_.tail(r).cwiseSqrt().cwiseInverse().asDiagonal();
+  PhiD_ = K * W_;
+}
+
+bool ProjectedKernel::is_design(const Mat& Y) const {
+  return Y.rows() == D_.rows() && Y.cols() == D_.cols() && Y == D_;
+}
+
+Mat ProjectedKernel::features(const Mat& Y) const {
+  // The GP asks for k(·, X_train) at every prediction: reuse the design features (O(n r)) instead of
+  // recomputing n² max-kernel entries.
+  if (is_design(Y)) return PhiD_;
+  return max_.cross(Y, D_) * W_;
 }
 
 Mat ProjectedKernel::cross(const Mat& X, const Mat& Y) const {
   if (!active()) return max_.cross(X, Y);
-  const Mat A = max_.cross(X, D_) * W_;
-  const Mat B = max_.cross(Y, D_) * W_;
-  return A * B.transpose();
+  return features(X) * features(Y).transpose();
 }
 
 Mat ProjectedKernel::gram(const Mat& X) const {
   if (!active()) return max_.gram(X);
-  const Mat A = max_.cross(X, D_) * W_;
+  const Mat A = features(X);
   return A * A.transpose();
 }
 
 Vec ProjectedKernel::diag(const Mat& X) const {
   if (!active()) return max_.diag(X);
-  return (max_.cross(X, D_) * W_).rowwise().squaredNorm();
+  return features(X).rowwise().squaredNorm();
 }
 
 Mat ProjectedKernel::cross_grad_x(const Vec& x, const Mat& Y) const {
   if (!active()) return max_.cross_grad_x(x, Y);
   const Mat J = max_.cross_grad_x(x, D_);  // d x n
-  const Mat PhiY = max_.cross(Y, D_) * W_;  // m x r
+  const Mat PhiY = features(Y);  // m x r
   return (J * W_) * PhiY.transpose();
 }
 

@@ -200,6 +200,8 @@ class ProjectedKernel : public Kernel, public FitSurrogateProvider {
  private:
   void rebuild();
   bool active() const { return project_ && conditioned_; }
+  bool is_design(const Mat& Y) const;
+  Mat features(const Mat& Y) const;  // k_max(Y, D) W
   MaxKernel max_;
   double threshold_;
   bool project_;
@@ -208,16 +210,16 @@ class ProjectedKernel : public Kernel, public FitSurrogateProvider {
   Vec lambda_;  // all eigenvalues (ascending)
   Mat V_;       // all eigenvectors
   Mat W_;       // V₊ Λ₊^{-1/2} (n x r): k̃(x, y) = (k_max(x, D) W)·(k_max(y, D) W)
+  Mat PhiD_;    // k_max(D, D) W, the design points' features
 };
 
 /// Options of make_invariant_kernel (JSON keys, all optional):
 ///   "path": "auto"|"fast"|"brute"          orbit search (fast needs an isotropic StationaryKernel base)
 ///   "normalize": bool (false)               average mode: k/sqrt(k(x,x)k(y,y))
-///   "projection": "auto"|"always"|"never"   max mode: PSD projection; auto skips it where k_max is
-///                                           PSD by construction (MaxKernel::known_psd: rotation,
-///                                           scaling, permutation, signflip, hyperoctahedral), where
-///                                           it would only drop eigenvalues below the threshold; the
-///                                           paper always projects ("always")
+///   "projection": "always"|"auto"|"never"   max mode: "always" (default, the paper) projects + Nyström;
+///                                           "auto" uses the exact k_max where it is PSD by construction
+///                                           (MaxKernel::known_psd: rotation, scaling, permutation,
+///                                           signflip, hyperoctahedral) and projects otherwise
 ///   "eig_threshold": double (1e-4)          eigenvalues kept in K₊^† (reference code: 1e-4)
 ///   "fit": "base"|"kernel" ("base")         fit θ on the base kernel (paper) or on the invariant kernel
 ///   "quadrature": int (64)                  rotation average (non-RBF) angles / scaling factors
@@ -226,7 +228,7 @@ class ProjectedKernel : public Kernel, public FitSurrogateProvider {
 struct InvariantOptions {
   OrbitPath path = OrbitPath::Auto;
   bool normalize = false;
-  std::string projection = "auto";
+  std::string projection = "always";
   double eig_threshold = 1e-4;
   bool fit_on_base = true;
   int quadrature = 64;
