@@ -18,7 +18,7 @@ int run_gp(int argc, char** argv) {
   CLI::App app{"Fit a Gaussian process on CSV data (last column = target) and predict at test rows"};
   std::string train, test, kernel = "matern52";
   std::optional<double> lengthscale, variance, noise;
-  int restarts = 5, polish = 1;
+  int restarts = 5, polish = 0;
   bool ard = false, map = false, no_normalize = false, json = false;
   std::uint64_t seed = 0;
   app.add_option("--train", train, "training CSV (features..., target)")->required();
@@ -28,7 +28,7 @@ int run_gp(int argc, char** argv) {
   app.add_option("--variance", variance, "fix the signal variance");
   app.add_option("--noise", noise, "fix the noise variance");
   app.add_option("--restarts", restarts, "random restarts of the ML-II fit")->capture_default_str();
-  app.add_option("--polish", polish, "best starting points polished by L-BFGS")->capture_default_str();
+  app.add_option("--polish", polish, "best starting points polished by L-BFGS (0 = automatic: 3 below 200 rows, else 1)")->capture_default_str();
   app.add_flag("--ard", ard, "one lengthscale per input dimension");
   app.add_flag("--map", map, "MAP with the default priors instead of ML-II");
   app.add_flag("--no-normalize", no_normalize, "raw targets, zero prior mean (no standardisation)");
@@ -36,7 +36,7 @@ int run_gp(int argc, char** argv) {
   app.add_flag("--json", json, "print one JSON object");
   kbo::cli::parse(app, argc, argv);
   if (restarts < 0) throw kbo::InputError("--restarts must be >= 0");
-  if (polish < 1) throw kbo::InputError("--polish must be >= 1");
+  if (polish < 0) throw kbo::InputError("--polish must be >= 0");
   for (auto [name, v] : {std::pair{"--lengthscale", lengthscale}, {"--variance", variance}, {"--noise", noise}})
     if (v && !(*v > 0 && std::isfinite(*v))) throw kbo::InputError(std::string(name) + " must be a positive number");
 

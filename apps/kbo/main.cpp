@@ -1,4 +1,5 @@
 // kbo: command-line entry point. Dispatches to registered subcommands ("gp", "optimize", "bench sets"…).
+#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -6,6 +7,7 @@
 
 #include "command.hpp"
 #include "kbo/error.hpp"
+#include "kbo/linalg.hpp"
 
 namespace kbo::cli {
 std::map<std::string, CommandInfo>& registry() {
@@ -22,6 +24,11 @@ void print_usage(std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // kbo runs fits and optimiser starts in parallel threads on small matrices, where OpenBLAS's own
+  // threads only spin against them; large fits raise the count themselves (GP::fit). The environment
+  // variable, when set, wins.
+  if (!std::getenv("OPENBLAS_NUM_THREADS")) kbo::set_blas_threads(1);
+
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     print_usage(argc < 2 ? std::cerr : std::cout);
     return argc < 2 ? 2 : 0;

@@ -1,6 +1,8 @@
 // Shared study options: CLI flags and TOML keys from one table (see study_options.hpp).
 #include "study_options.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -209,6 +211,18 @@ StudyOptionParser::StudyOptionParser(CLI::App& app, unsigned groups) : app_(app)
     [](StudyOptions& o, const std::string& v) { o.strategy.set_kernel = one_of("set-kernel", trim(v), {"full", "approx"}); });
   S("set-L", Kind::Int, kStrategy, "subset size L of the approximate set kernel (0 = m)",
     [](StudyOptions& o, const std::string& v) { o.strategy.set_L = static_cast<int>(parse_int("set-L", v, 0, 1000000)); });
+  S("options", Kind::String, kStrategy,
+    "module options as a JSON object: {\"invariance\": {...}, \"agpucb\": {...}, \"rkhs_bound\": B}",
+    [](StudyOptions& o, const std::string& v) {
+      nlohmann::json j;
+      try {
+        j = nlohmann::json::parse(v);
+      } catch (const std::exception&) {
+        throw InputError("options: not valid JSON (expected an object such as {\"agpucb\": {\"lambda\": 0.1}})");
+      }
+      if (!j.is_object()) throw InputError("options: must be a JSON object");
+      o.strategy.module_options = j;
+    });
   // ---- tell (per invocation, not config keys)
   S("trial", Kind::Int, kTell, "trial id",
     [](StudyOptions& o, const std::string& v) { o.trial = static_cast<int>(parse_int("trial", v, 0, 1 << 30)); }, false);

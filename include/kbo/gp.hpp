@@ -17,8 +17,10 @@ namespace kbo {
 
 struct FitOptions {
   int restarts = 5;            // random starting points besides the current hyperparameters
-  int polish = 1;              // how many of the best starting points (by objective value) L-BFGS polishes;
-                               // screening by value costs one Cholesky per start, a polish ~30 gradients
+  int polish = 0;              // how many of the best starting points (by objective value) L-BFGS polishes;
+                               // screening by value costs one Cholesky per start, a polish ~30 gradients.
+                               // 0 ⇒ automatic: 3 below 200 points (cheap, and small data is the most
+                               // multimodal), 1 from 200 points on
   int max_evaluations = 100;   // per L-BFGS run
   bool map = false;            // add log priors to the objective (MAP); otherwise ML-II
   std::vector<Prior> priors;   // per θ entry; empty with map=true ⇒ default_priors()

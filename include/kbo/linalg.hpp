@@ -47,6 +47,11 @@ SymmetricEigen symmetric_eigen(const Mat& A);
 /// Frobenius-nearest PSD matrix: eigenvalues below `floor` set to zero (Higham 1988).
 Mat psd_clip(const Mat& A, double floor = 0.0);
 
+/// Sets the number of threads of the BLAS/LAPACK behind Eigen (OpenBLAS) and returns the previous
+/// number; a no-op returning 1 without OpenBLAS. Small matrices (n < ~300) run best single-threaded,
+/// especially when kbo itself runs several fits or optimiser starts in parallel threads.
+int set_blas_threads(int threads);
+
 /// Throws InputError naming `what` if any entry is NaN or infinite.
 void require_finite(const Mat& A, const char* what);
 

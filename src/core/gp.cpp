@@ -293,7 +293,8 @@ double GP::fit(const FitOptions& options) {
 
   // Screen every start by its objective value (no gradient: one Cholesky each), polish the best few.
   std::vector<double> screened(starts.size(), -std::numeric_limits<double>::infinity());
-  if (starts.size() > 1 && options.polish < static_cast<int>(starts.size())) {
+  const int polish = options.polish > 0 ? options.polish : (X_.rows() < 200 ? 3 : 1);
+  if (starts.size() > 1 && polish < static_cast<int>(starts.size())) {
     for (size_t s = 0; s < starts.size(); ++s) {
       try {
         screened[s] = objective(starts[s], nullptr);
@@ -305,7 +306,7 @@ double GP::fit(const FitOptions& options) {
     for (size_t s = 0; s < order.size(); ++s) order[s] = s;
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return screened[a] > screened[b]; });
     std::vector<Vec> kept;
-    for (int i = 0; i < std::max(1, options.polish); ++i) kept.push_back(starts[order[i]]);
+    for (int i = 0; i < polish; ++i) kept.push_back(starts[order[i]]);
     starts = std::move(kept);
   }
 
@@ -362,7 +363,10 @@ double GP::fit(const FitOptions& options) {
   const size_t hw = std::max(1u, std::thread::hardware_concurrency());
   const size_t threads = X_.rows() >= 200 ? 1 : std::min<size_t>(starts.size(), hw);
   if (threads <= 1) {
+    // Large matrices: give LAPACK every core for the sequential polishes, then restore.
+    const int previous = X_.rows() >= 200 ? set_blas_threads(static_cast<int>(hw)) : -1;
     for (size_t s = 0; s < starts.size(); ++s) run(s);
+    if (previous > 0) set_blas_threads(previous);
   } else {
     std::vector<std::thread> pool;
     std::mutex m;

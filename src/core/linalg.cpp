@@ -1,5 +1,6 @@
 #include "kbo/linalg.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -9,6 +10,8 @@
 extern "C" {
 void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info);
 void dpotri_(const char* uplo, const int* n, double* a, const int* lda, int* info);
+void openblas_set_num_threads(int num_threads);
+int openblas_get_num_threads(void);
 }
 #endif
 
@@ -110,6 +113,17 @@ Mat psd_clip(const Mat& A, double floor) {
   SymmetricEigen e = symmetric_eigen(A);
   Vec clipped = (e.values.array() < floor).select(0.0, e.values);
   return e.vectors * clipped.asDiagonal() * e.vectors.transpose();
+}
+
+int set_blas_threads(int threads) {
+#ifdef KBO_HAVE_LAPACK
+  const int previous = openblas_get_num_threads();
+  openblas_set_num_threads(std::max(1, threads));
+  return previous;
+#else
+  (void)threads;
+  return 1;
+#endif
 }
 
 void require_finite(const Mat& A, const char* what) {
