@@ -21,7 +21,10 @@ KernelPtr make_model_kernel(const StrategyConfig& config, const Space& space) {
   if (config.set_kernel != "full" || config.set_L != 0)
     throw InputError("--set-kernel/--set-L need --space set");
   // Lengthscale 1/3 on the unit cube: the mode of the default Gamma(3, 6) lengthscale prior.
-  KernelPtr base = make_stationary(config.kernel, space.dim(), config.ard, 1.0 / 3.0, 1.0);
+  // Invariant kernels use an isotropic base: the exact orbit fast paths need it (an ARD base falls back
+  // to |G|² enumeration per entry), and a group that mixes coordinates treats them alike anyway.
+  const bool ard = config.invariance == "none" ? config.ard : false;
+  KernelPtr base = make_stationary(config.kernel, space.dim(), ard, 1.0 / 3.0, 1.0);
   if (config.invariance == "none") return base;
   // The group acts on the unit-cube image of the box around its centre; this is the box's own symmetry
   // only when the box is symmetric about its centre (true for every box) with equal widths wherever the
