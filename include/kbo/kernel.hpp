@@ -46,6 +46,10 @@ class Kernel {
   /// True for kernels whose values depend on the training set (they override condition_on): the GP
   /// then refactorises instead of extending its Cholesky factor when a point is added.
   virtual bool depends_on_training_data() const { return false; }
+  /// A kernel whose hyperparameters should be fitted on ANOTHER kernel with the same log-parameter
+  /// layout (e.g. an invariant kernel fitted on its base kernel, as the max-kernel paper does) returns
+  /// it here; strategies then fit a GP with a clone of it and copy θ over. nullptr: fit on this kernel.
+  virtual const Kernel* fit_surrogate() const { return nullptr; }
 };
 
 using KernelPtr = std::unique_ptr<Kernel>;

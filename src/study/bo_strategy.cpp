@@ -163,8 +163,6 @@ double BOStrategy::refit(int trial_index) {
   std::vector<double> objective(runs, -std::numeric_limits<double>::infinity());
   auto run = [&](int r) {
     try {
-      GP g(*gp_);
-      if (r > 0) g.set_hyperparameters(starts[r]);
       FitOptions fit;
       fit.restarts = 0;
       fit.max_evaluations = kFitEvaluations;
@@ -172,6 +170,19 @@ double BOStrategy::refit(int trial_index) {
       fit.priors = priors;
       fit.lower = lower;
       fit.upper = upper;
+      if (const Kernel* surrogate = gp_->kernel().fit_surrogate()) {
+        // Fit θ on the surrogate kernel (same parameter layout), then use it in the model's kernel.
+        GP s(surrogate->clone(), gp_->noise_variance(), gp_->normalizes(), gp_->learns_noise());
+        s.set_data(gp_->X(), gp_->y());
+        s.set_hyperparameters(starts[r]);
+        objective[r] = s.fit(fit);
+        GP g(*gp_);
+        g.set_hyperparameters(s.hyperparameters());
+        fitted[r].emplace(std::move(g));
+        return;
+      }
+      GP g(*gp_);
+      if (r > 0) g.set_hyperparameters(starts[r]);
       objective[r] = g.fit(fit);
       fitted[r].emplace(std::move(g));
     } catch (const NumericalError&) {
