@@ -8,6 +8,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "kbo/csv.hpp"
 #include "kbo/error.hpp"
 
 namespace kbo::bench {
@@ -30,35 +31,12 @@ LabeledData make_blobs(int n, int d, int k, std::uint64_t seed) {
 }
 
 LabeledData load_labeled_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot open data file '" + path + "'");
-  std::string line;
-  std::getline(in, line);  // header
-  std::vector<std::vector<double>> rows;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    std::vector<double> r;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) {
-      try {
-        r.push_back(std::stod(cell));
-      } catch (...) {
-        throw InputError("data file '" + path + "': non-numeric cell '" + cell + "'");
-      }
-    }
-    if (!rows.empty() && r.size() != rows[0].size())
-      throw InputError("data file '" + path + "': rows have different lengths");
-    rows.push_back(std::move(r));
-  }
-  if (rows.empty() || rows[0].size() < 2) throw InputError("data file '" + path + "': no data rows");
-  const int n = static_cast<int>(rows.size()), d = static_cast<int>(rows[0].size()) - 1;
+  Mat X;
+  Vec y;
+  split_target(read_csv(path), X, y);
   LabeledData out;
-  out.X.resize(n, d);
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < d; ++j) out.X(i, j) = rows[i][j];
-    out.labels.push_back(static_cast<int>(std::lround(rows[i][d])));
-  }
+  out.X = std::move(X);
+  for (Eigen::Index i = 0; i < y.size(); ++i) out.labels.push_back(static_cast<int>(std::lround(y[i])));
   return out;
 }
 

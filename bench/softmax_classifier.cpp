@@ -7,37 +7,23 @@
 #include <sstream>
 #include <vector>
 
+#include "kbo/csv.hpp"
 #include "kbo/error.hpp"
 #include "kbo/random.hpp"
 
 namespace kbo::bench {
 
 ClassificationData read_classification_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot open data file '" + path + "'");
-  std::string line;
-  std::getline(in, line);  // header
-  std::vector<std::vector<double>> rows;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    std::vector<double> r;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) r.push_back(std::stod(cell));
-    if (!rows.empty() && r.size() != rows[0].size())
-      throw InputError("data file '" + path + "': rows have different numbers of columns");
-    rows.push_back(std::move(r));
-  }
-  if (rows.size() < 10 || rows[0].size() < 2) throw InputError("data file '" + path + "' has too few rows/columns");
+  Mat X;
+  Vec t;
+  split_target(read_csv(path), X, t);
+  if (X.rows() < 10) throw InputError("data file '" + path + "' has too few rows");
   ClassificationData d;
-  const int n = static_cast<int>(rows.size()), p = static_cast<int>(rows[0].size()) - 1;
-  d.X.resize(n, p);
-  d.y.resize(n);
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < p; ++j) d.X(i, j) = rows[i][j];
-    const double t = rows[i][p];
-    if (t < 0 || t != std::floor(t)) throw InputError("data file '" + path + "': labels must be integers >= 0");
-    d.y[i] = static_cast<int>(t);
+  d.X = std::move(X);
+  d.y.resize(t.size());
+  for (Eigen::Index i = 0; i < t.size(); ++i) {
+    if (t[i] < 0 || t[i] != std::floor(t[i])) throw InputError("data file '" + path + "': labels must be integers >= 0");
+    d.y[i] = static_cast<int>(t[i]);
   }
   d.classes = d.y.maxCoeff() + 1;
   return d;
