@@ -13,6 +13,8 @@ packages=(
   libboost-dev             # Sobol sequences (Joe-Kuo direction numbers)
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-numpy python3-sklearn  # reference implementation for fixtures and benchmarks
+  python3-dev pybind11-dev python3-pytest  # the Python module and its tests
+  postgresql               # throw-away server for the PostgreSQL storage tests
 )
 missing=()
 for p in "${packages[@]}"; do
