@@ -1,8 +1,33 @@
 #include "set_engine.hpp"
 
+#include <atomic>
 #include <cmath>
 
+#include "kbo/kernels/set.hpp"
+#include "set_profile_avx2.hpp"
+
+namespace kbo {
+
+namespace {
+std::atomic<bool> g_force_generic{false};
+bool cpu_has_avx2_fma() {
+  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return ok;
+}
+}  // namespace
+
+void set_set_kernel_path(SetKernelPath path) { g_force_generic.store(path == SetKernelPath::Generic); }
+bool set_kernel_uses_avx2() { return !g_force_generic.load() && cpu_has_avx2_fma(); }
+
+}  // namespace kbo
+
 namespace kbo::sets_detail {
+
+static_assert(static_cast<int>(StationaryType::RBF) == static_cast<int>(ProfileType::RBF) &&
+                  static_cast<int>(StationaryType::Matern12) == static_cast<int>(ProfileType::Matern12) &&
+                  static_cast<int>(StationaryType::Matern32) == static_cast<int>(ProfileType::Matern32) &&
+                  static_cast<int>(StationaryType::Matern52) == static_cast<int>(ProfileType::Matern52),
+              "ProfileType must mirror StationaryType");
 
 Mat stack_scaled(const Mat& X, int m, int d, const Vec& ls) {
   const Eigen::Index n = X.rows();
@@ -73,8 +98,87 @@ Mat block_sums(const Mat& P, int ma, int mb) {
   return Eigen::Map<const Mat>(s2.data(), cb, ra).transpose();
 }
 
+namespace {
+
+// AVX2 path: the tile is cut into kChunk x kChunk chunks so that each GEMM output chunk (512 KB) is
+// still in L2 (1 MB per core here) when the profile pass reads it, instead of a 2048 x 2048 tile (32 MB)
+// written to and read back from memory. A diagonal tile (A and B the same rows) is symmetric: only
+// chunks on or above the diagonal are computed; an off-diagonal chunk also stands for its mirror image.
+constexpr Eigen::Index kChunk = 256;
+
+void tile_block_sums_avx2(StationaryType type, const Eigen::Ref<const Mat>& A, const Eigen::Ref<const Mat>& B,
+                          int L, bool zero_diag, bool want_gr2, bool want_gd, TileSums& out) {
+  const Eigen::Index R = A.rows(), C = B.rows(), ni = R / L, nj = C / L, d = A.cols();
+  const Vec na = A.rowwise().squaredNorm();
+  // Diagonal tile: the SAME norms for rows and columns, so that r² of an element with itself is exactly 0
+  // once G(i, i) is set to na(i) (na + nb − 2G = 0 in every evaluation order).
+  const Vec nb = zero_diag ? na : Vec(B.rowwise().squaredNorm());
+  auto zero_sums = [&](TileSums& t) {
+    t.phi = Mat::Zero(ni, nj);
+    if (want_gr2) t.gr2 = Mat::Zero(ni, nj);
+    if (want_gd) t.gd.assign(d, Mat::Zero(ni, nj));
+  };
+  zero_sums(out);
+  TileSums upper;  // off-diagonal chunks of a diagonal tile
+  if (zero_diag) zero_sums(upper);
+  Mat Gc(std::min(kChunk, R), std::min(kChunk, C));
+  Vec work(3 * Gc.rows());
+  std::vector<double*> gd_ptr(want_gd ? d : 0);
+  for (Eigen::Index r0 = 0; r0 < R; r0 += kChunk) {
+    const Eigen::Index rw = std::min(kChunk, R - r0);
+    for (Eigen::Index c0 = zero_diag ? r0 : 0; c0 < C; c0 += kChunk) {
+      const Eigen::Index cw = std::min(kChunk, C - c0);
+      auto Gb = Gc.topLeftCorner(rw, cw);
+      Gb.noalias() = A.middleRows(r0, rw) * B.middleRows(c0, cw).transpose();  // GEMM (BLAS)
+      const bool on_diagonal = zero_diag && c0 == r0;
+      if (on_diagonal)
+        for (Eigen::Index i = 0; i < std::min(rw, cw); ++i) Gb(i, i) = na(r0 + i);
+      TileSums& dst = zero_diag && !on_diagonal ? upper : out;
+      for (Eigen::Index k = 0; k < static_cast<Eigen::Index>(gd_ptr.size()); ++k) gd_ptr[k] = dst.gd[k].data();
+      TilePassArgs t{};
+      t.type = static_cast<int>(type);
+      t.R = rw;
+      t.C = cw;
+      t.G = Gc.data();
+      t.ldg = Gc.outerStride();
+      t.na = na.data() + r0;
+      t.nb = nb.data() + c0;
+      t.row0 = r0;
+      t.col0 = c0;
+      t.L = L;
+      t.phi = dst.phi.data();
+      t.ldo = ni;
+      t.gr2 = want_gr2 ? dst.gr2.data() : nullptr;
+      t.gd = want_gd ? gd_ptr.data() : nullptr;
+      t.A = A.data() + r0;
+      t.lda = A.outerStride();
+      t.B = B.data() + c0;
+      t.ldb = B.outerStride();
+      t.d = d;
+      t.work = work.data();
+      tile_pass_avx2(t);
+    }
+  }
+  if (zero_diag) {
+    out.phi += upper.phi + upper.phi.transpose();
+    if (want_gr2) out.gr2 += upper.gr2 + upper.gr2.transpose();
+    for (Eigen::Index k = 0; want_gd && k < d; ++k) out.gd[k] += upper.gd[k] + upper.gd[k].transpose();
+  }
+}
+
+}  // namespace
+
 void tile_block_sums(StationaryType type, const Eigen::Ref<const Mat>& A, const Eigen::Ref<const Mat>& B, int L,
                      bool zero_diag, bool want_gr2, bool want_gd, TileSums& out) {
+  if (set_kernel_uses_avx2()) {
+    tile_block_sums_avx2(type, A, B, L, zero_diag, want_gr2, want_gd, out);
+    return;
+  }
+  tile_block_sums_generic(type, A, B, L, zero_diag, want_gr2, want_gd, out);
+}
+
+void tile_block_sums_generic(StationaryType type, const Eigen::Ref<const Mat>& A, const Eigen::Ref<const Mat>& B,
+                             int L, bool zero_diag, bool want_gr2, bool want_gd, TileSums& out) {
   const Eigen::Index R = A.rows(), C = B.rows(), ni = R / L, nj = C / L, d = A.cols();
   Mat G(R, C);
   G.noalias() = A * B.transpose();  // the one GEMM of the tile

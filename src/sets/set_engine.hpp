@@ -24,8 +24,8 @@ void profile_eval(StationaryType type, const Mat& r2, Mat& phi, Mat* g);
 /// Sums of the ma x mb blocks of P ((ra·ma) x (cb·mb)) → ra x cb, by two column-major reshapes.
 Mat block_sums(const Mat& P, int ma, int mb);
 
-/// Block sums of one tile of set pairs, computed in a single pass over the columns of A Bᵀ (one GEMM),
-/// never materialising the element-pair matrices: phi = Σ_block φ(r), and when requested
+/// Block sums of one tile of set pairs, computed from GEMM outputs A Bᵀ by one fused pass per column,
+/// never materialising the element-pair matrices (AVX2 path: in L2-sized chunks, see set_engine.cpp): phi = Σ_block φ(r), and when requested
 /// gr2 = Σ_block g(r)·r² (isotropic lengthscale gradient) and gd[k] = Σ_block g(r)·(a_k − b_k)² (ARD).
 /// A and B are stacked scaled elements ((ni·L) x d and (nj·L) x d). zero_diag: A and B are the same
 /// rows (diagonal tile), so entry (j, j) is an element with itself and gets r = 0 exactly.
@@ -35,6 +35,9 @@ struct TileSums {
 };
 void tile_block_sums(StationaryType type, const Eigen::Ref<const Mat>& A, const Eigen::Ref<const Mat>& B, int L,
                      bool zero_diag, bool want_gr2, bool want_gd, TileSums& out);
+/// The portable implementation (Eigen packets); tile_block_sums uses it when the AVX2 pass is off.
+void tile_block_sums_generic(StationaryType type, const Eigen::Ref<const Mat>& A, const Eigen::Ref<const Mat>& B,
+                             int L, bool zero_diag, bool want_gr2, bool want_gd, TileSums& out);
 
 /// Calls f(i0, ni, j0, nj) for tiles of whole sets covering an na x nb set grid with at most
 /// `tile_elements` stacked elements per side; symmetric ⇒ only tiles with j0 ≥ i0.

@@ -177,13 +177,11 @@ Vec SetKernel::diag(const Mat& X) const {
   const Mat A = stack_scaled(select(X), L, d_, base_.lengthscales());
   const double scale = base_.variance() / (static_cast<double>(L) * L);
   Vec out(X.rows());
-  Mat phi;
+  sets_detail::TileSums ts;
   for (Eigen::Index s = 0; s < X.rows(); ++s) {  // one set at a time: only its own m x m block
     const auto As = A.middleRows(s * L, L);
-    Mat r2 = sq_dist(As, As);
-    r2.diagonal().setZero();
-    profile_eval(base_.type(), r2, phi, nullptr);
-    out(s) = scale * phi.sum();
+    sets_detail::tile_block_sums(base_.type(), As, As, L, true, false, false, ts);
+    out(s) = scale * ts.phi(0, 0);
   }
   return out;
 }

@@ -98,6 +98,15 @@ class SetKernel : public Kernel {
   Mat conditioned_on_;  // last X_train seen by condition_on (Approx: redraw when it changes)
 };
 
+/// Per-pair code path of every set-kernel pass (Gram, cross, diagonal, hyperparameter gradients);
+/// process-wide. Auto: the AVX2+FMA pass (src/sets/set_profile_avx2.cpp, vector exp/sqrt from libmvec,
+/// GEMM output consumed in L2-sized chunks) when the CPU has both, else the portable Eigen pass.
+/// Generic: always the portable pass (tests compare the two; the benchmark reports both).
+enum class SetKernelPath { Auto, Generic };
+void set_set_kernel_path(SetKernelPath path);
+/// True when the passes currently run the AVX2 code.
+bool set_kernel_uses_avx2();
+
 /// The lead's factory: base "matern52" | "matern32" | "matern12" | "rbf"; mode "full" | "approx";
 /// L in [1, m] for approx (0 ⇒ m). InputError for anything else.
 KernelPtr make_set_kernel(const std::string& base, int m, int d, bool ard, const std::string& mode, int L,
