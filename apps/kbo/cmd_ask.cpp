@@ -11,10 +11,14 @@ namespace {
 
 int run_ask(int argc, char** argv) {
   CLI::App app{"Suggest the next point of a study and record it as a pending trial. Prints "
-               "{\"trial\": ID, \"x\": [...]} . The study is created when a space is given "
+               "{\"trial\": ID, \"x\": [...]} (one line per trial with --n). The study is created when a space is given "
                "(--problem/--bounds/--config), otherwise it must exist and its stored configuration is used."};
   StudyOptionParser parser(app, kWhere | kWhat | kStrategy | kOutput);
+  int n = 1;
+  app.add_option("--n", n,
+                 "create N pending trials (one JSON object per line); each ask sees the previous ones as pending");
   parse(app, argc, argv);
+  if (n < 1) throw InputError("--n must be >= 1");
   StudyOptions o = parser.resolve();
   require_persistent_storage(o, "kbo ask");
   auto storage = open_storage(o.storage);
@@ -35,11 +39,16 @@ int run_ask(int argc, char** argv) {
   }
   Study study = Study::create_or_open(storage, wanted);
   auto strategy = make_strategy(study.strategy_config(), study.space());
-  const Trial t = study.ask(*strategy, worker_id("ask"));
-  nlohmann::json out = {{"trial", t.id},
-                        {"x", std::vector<double>(t.x.data(), t.x.data() + t.x.size())},
-                        {"study", study.name()}};
-  std::cout << out.dump() << std::endl;
+  // Q separate ask transactions: each is committed (so a crash keeps the earlier ones) and each
+  // suggestion sees the previous pending points (the strategy treats them as pending/fantasies).
+  const std::string me = worker_id("ask");
+  for (int q = 0; q < n; ++q) {
+    const Trial t = study.ask(*strategy, me);
+    nlohmann::json out = {{"trial", t.id},
+                          {"x", std::vector<double>(t.x.data(), t.x.data() + t.x.size())},
+                          {"study", study.name()}};
+    std::cout << out.dump() << std::endl;
+  }
   return 0;
 }
 

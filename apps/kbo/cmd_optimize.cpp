@@ -1,12 +1,16 @@
 // kbo optimize: run (or resume) a BO study on a built-in problem or an external command.
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <thread>
 
 #include "command.hpp"
 #include "kbo/objective.hpp"
 #include "kbo/storage/storage.hpp"
+#include "kbo/storage/worker_processes.hpp"
 #include "kbo/strategy_factory.hpp"
 #include "study_options.hpp"
 
@@ -17,8 +21,19 @@ int run_optimize(int argc, char** argv) {
   CLI::App app{"Run a Bayesian-optimisation study until --init + --iters trials have finished. Re-running the "
                "same command on the same --storage/--study resumes it."};
   StudyOptionParser parser(app, kWhere | kWhat | kRun | kOutput | kStrategy);
+  // Worker flags live here (command line only, not in the TOML config).
+  int workers = 1;
+  double stale_after = 60.0;
+  app.add_option("--workers", workers,
+                 "evaluate with N local `kbo worker` processes sharing the study (default 1: in this process); "
+                 "needs --storage sqlite:PATH or postgresql://…");
+  app.add_option("--stale-after", stale_after,
+                 "with --workers: seconds without heartbeat before a running trial is re-offered (default 60)");
   parse(app, argc, argv);
   const StudyOptions o = parser.resolve();
+  if (workers < 1) throw InputError("--workers must be >= 1");
+  if (workers > 1 && o.storage == "memory")
+    throw InputError("--workers N > 1 needs a shared study: --storage sqlite:PATH or postgresql://… (memory is per process)");
 
   std::optional<Problem> problem;
   const nlohmann::json space = resolve_space(o, &problem);
@@ -30,9 +45,11 @@ int run_optimize(int argc, char** argv) {
     objective = ExternalObjective(o.objective, o.eval_timeout);
   }
 
-  Study study = Study::create_or_open(open_storage(o.storage), make_study_record(o, space));
-  auto strategy = make_strategy(study.strategy_config(), study.space());
   const int total = o.strategy.n_init + o.iters;
+  StudyRecord wanted = make_study_record(o, space);
+  wanted.budget = total;  // stored, so that `kbo worker` processes on this study know when to stop
+  Study study = Study::create_or_open(open_storage(o.storage), wanted);
+  auto strategy = make_strategy(study.strategy_config(), study.space());
 
   // Progress on a terminal only (stderr), so that pipes and --json get clean output.
   const bool progress_line = !o.json && isatty(STDERR_FILENO);
@@ -45,12 +62,51 @@ int run_optimize(int argc, char** argv) {
       std::fflush(stderr);
     };
   }
-  study.optimize(*strategy, objective, total, worker_id("optimize"), progress);
+  if (workers == 1) {
+    study.optimize(*strategy, objective, total, worker_id("optimize"), progress);
+  } else {
+    std::vector<std::string> args = {"worker", "--quiet", "--storage", o.storage, "--study", o.study, "--stale-after",
+                                     std::to_string(stale_after), "--eval-timeout", std::to_string(o.eval_timeout)};
+    if (problem) {
+      args.insert(args.end(), {"--problem", o.problem});
+      if (o.dim > 0) args.insert(args.end(), {"--dim", std::to_string(o.dim)});
+    } else {
+      args.insert(args.end(), {"--", o.objective});
+    }
+    std::vector<pid_t> pids;
+    for (int i = 0; i < workers; ++i) pids.push_back(spawn_self(args));
+    int failures = 0;
+    std::string codes;
+    for (std::size_t left = pids.size(); left > 0;) {
+      int code = 0;
+      const pid_t pid = wait_any(code);  // whichever exits first: a killed worker must not stay a zombie
+      if (pid < 0) break;
+      if (std::find(pids.begin(), pids.end(), pid) == pids.end()) continue;
+      --left;
+      if (code != 0) {
+        ++failures;
+        codes += (codes.empty() ? "" : ", ") + std::to_string(code);
+      }
+    }
+    if (failures > 0) {
+      // A killed worker loses only its running trial, which the others re-run: the run failed only if
+      // the study is not finished.
+      int finished = 0;
+      for (const auto& t : study.trials()) finished += t.state != TrialState::Pending && counts_toward_budget(t);
+      const std::string what = std::to_string(failures) + " of " + std::to_string(workers) +
+                               " worker processes failed (exit codes " + codes + ")";
+      if (finished < total)
+        throw std::runtime_error(what + "; " + std::to_string(finished) + " of " + std::to_string(total) +
+                                 " trials finished: re-run the command to resume");
+      std::fprintf(stderr, "kbo optimize: %s; the others finished the study\n", what.c_str());
+    }
+  }
   if (progress_line) std::fprintf(stderr, "\n");
 
   nlohmann::json out = study.to_json();
   out["strategy"] = strategy->name();
   out["requested_trials"] = total;
+  if (workers > 1) out["workers"] = workers;
   if (o.json) {
     std::cout << out.dump() << std::endl;
   } else {

@@ -60,6 +60,7 @@ std::optional<Trial> MemoryStorage::claim_pending(const std::string& study, cons
   for (Trial& t : entry(study).trials) {
     if (t.state == TrialState::Pending && claimable(t)) {
       t.worker = worker;
+      t.heartbeat_at = unix_now();  // the new owner is alive: not stale before its first heartbeat
       return t;
     }
   }
@@ -87,6 +88,49 @@ Trial MemoryStorage::finish(const std::string& study, int trial_id, TrialState s
 std::vector<Trial> MemoryStorage::trials(const std::string& study) {
   std::lock_guard lock(mutex_);
   return entry(study).trials;
+}
+
+}  // namespace kbo
+
+namespace kbo {
+
+void MemoryStorage::update_study_budget(const std::string& name, std::optional<int> budget) {
+  std::lock_guard lock(mutex_);
+  entry(name).record.budget = budget;
+}
+
+bool MemoryStorage::heartbeat(const std::string& study, int trial_id, const std::string& worker) {
+  std::lock_guard lock(mutex_);
+  auto& ts = entry(study).trials;
+  if (trial_id < 0 || trial_id >= static_cast<int>(ts.size())) return false;
+  Trial& t = ts[trial_id];
+  if (t.state != TrialState::Pending || t.worker != worker) return false;
+  t.heartbeat_at = unix_now();
+  return true;
+}
+
+std::vector<Trial> MemoryStorage::reap_lost(const std::string& study, double stale_after, double now,
+                                            const TrialPredicate& lost) {
+  std::lock_guard lock(mutex_);
+  auto& ts = entry(study).trials;
+  std::vector<Trial> retries;
+  const std::size_t n = ts.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    Trial& t = ts[i];
+    if (t.state != TrialState::Pending || t.heartbeat_at <= 0.0) continue;
+    if (!((stale_after > 0.0 && now - t.heartbeat_at > stale_after) || (lost && lost(t)))) continue;
+    t.state = TrialState::Failed;
+    t.reason = kWorkerLost;
+    t.finished_at = now;
+    Trial r;
+    r.id = static_cast<int>(ts.size());
+    r.x = t.x;
+    r.created_at = now;
+    r.retry_of = t.id;
+    ts.push_back(r);  // may reallocate: `t` is not used below
+    retries.push_back(r);
+  }
+  return retries;
 }
 
 }  // namespace kbo

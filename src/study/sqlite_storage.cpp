@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 #include "kbo/error.hpp"
 
@@ -13,18 +14,18 @@ namespace kbo {
 
 namespace {
 
-// Schema version 1. Points are JSON arrays (nlohmann writes doubles with round-trip precision).
+// The current schema (version kSchemaVersion = 2). Points are JSON arrays (nlohmann writes doubles
+// with round-trip precision).
 constexpr const char* kSchema = R"sql(
-CREATE TABLE IF NOT EXISTS kbo_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-INSERT OR IGNORE INTO kbo_meta(key, value) VALUES('schema_version', '1');
-CREATE TABLE IF NOT EXISTS studies(
+CREATE TABLE studies(
   id INTEGER PRIMARY KEY,
   name TEXT NOT NULL UNIQUE,
   direction TEXT NOT NULL CHECK(direction IN ('minimize', 'maximize')),
   space TEXT NOT NULL,
   config TEXT NOT NULL,
-  created_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS trials(
+  created_at REAL NOT NULL,
+  budget INTEGER);
+CREATE TABLE trials(
   study_id INTEGER NOT NULL REFERENCES studies(id),
   number INTEGER NOT NULL,
   x TEXT NOT NULL,
@@ -34,8 +35,22 @@ CREATE TABLE IF NOT EXISTS trials(
   worker TEXT NOT NULL DEFAULT '',
   created_at REAL NOT NULL,
   finished_at REAL NOT NULL DEFAULT 0,
+  heartbeat_at REAL,
+  retry_of INTEGER,
   PRIMARY KEY(study_id, number));
+INSERT INTO kbo_meta(key, value) VALUES('schema_version', '2');
 )sql";
+
+// Migrations: kMigrations[v - 1] takes schema version v to v + 1.
+constexpr const char* kMigrations[] = {
+    R"sql(
+ALTER TABLE studies ADD COLUMN budget INTEGER;
+ALTER TABLE trials ADD COLUMN heartbeat_at REAL;
+ALTER TABLE trials ADD COLUMN retry_of INTEGER;
+UPDATE kbo_meta SET value = '2' WHERE key = 'schema_version';
+)sql",
+};
+static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion - 1);
 
 [[noreturn]] void fail_db(sqlite3* db, const std::string& path, const std::string& what) {
   throw std::runtime_error("sqlite storage '" + path + "': " + what + ": " + sqlite3_errmsg(db));
@@ -160,8 +175,20 @@ SqliteStorage::SqliteStorage(const std::string& path, int busy_timeout_ms) : pat
         throw InputError("storage '" + url + "' cannot use WAL journaling (is it on a network file system?)");
     }
     exec(db_, path_, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;");
+    // Create or migrate the schema in one write transaction: concurrent openers wait for each other.
     WriteTransaction txn(db_, path_);
-    exec(db_, path_, kSchema);
+    exec(db_, path_, "CREATE TABLE IF NOT EXISTS kbo_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    std::optional<int> version;
+    {
+      Stmt q(db_, path_, "SELECT value FROM kbo_meta WHERE key = 'schema_version'");
+      if (q.step()) version = std::stoi(q.text(0));
+    }
+    if (!version) {
+      exec(db_, path_, kSchema);
+    } else {
+      check_schema_version(*version, url);
+      for (int v = *version; v < kSchemaVersion; ++v) exec(db_, path_, kMigrations[v - 1]);
+    }
     txn.commit();
   } catch (const InputError&) {
     sqlite3_close(db_);
@@ -187,7 +214,7 @@ std::int64_t SqliteStorage::study_id(const std::string& name) {
 
 std::vector<Trial> SqliteStorage::read_trials(std::int64_t sid) {
   Stmt q(db_, path_,
-         "SELECT number, x, value, state, reason, worker, created_at, finished_at FROM trials "
+         "SELECT number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of FROM trials "
          "WHERE study_id = ?1 ORDER BY number");
   q.bind(1, sid);
   std::vector<Trial> out;
@@ -201,6 +228,8 @@ std::vector<Trial> SqliteStorage::read_trials(std::int64_t sid) {
     t.worker = q.text(5);
     t.created_at = q.real(6);
     t.finished_at = q.real(7);
+    t.heartbeat_at = q.is_null(8) ? 0.0 : q.real(8);
+    t.retry_of = q.is_null(9) ? -1 : static_cast<int>(q.integer(9));
     out.push_back(std::move(t));
   }
   return out;
@@ -214,16 +243,18 @@ StudyRecord SqliteStorage::create_study_if_absent(const StudyRecord& wanted) {
   }
   StudyRecord r = wanted;
   if (r.created_at == 0.0) r.created_at = unix_now();
-  Stmt ins(db_, path_, "INSERT INTO studies(name, direction, space, config, created_at) VALUES(?1, ?2, ?3, ?4, ?5)");
+  Stmt ins(db_, path_,
+           "INSERT INTO studies(name, direction, space, config, created_at, budget) VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
   ins.bind(1, r.name).bind(2, std::string(r.minimize ? "minimize" : "maximize"))
       .bind(3, r.space.dump()).bind(4, r.config.dump()).bind(5, r.created_at);
+  if (r.budget) ins.bind(6, *r.budget); else ins.bind_null(6);
   ins.run();
   txn.commit();
   return r;
 }
 
 std::optional<StudyRecord> SqliteStorage::load_study(const std::string& name) {
-  Stmt q(db_, path_, "SELECT name, direction, space, config, created_at FROM studies WHERE name = ?1");
+  Stmt q(db_, path_, "SELECT name, direction, space, config, created_at, budget FROM studies WHERE name = ?1");
   q.bind(1, name);
   if (!q.step()) return std::nullopt;
   StudyRecord r;
@@ -232,6 +263,7 @@ std::optional<StudyRecord> SqliteStorage::load_study(const std::string& name) {
   r.space = nlohmann::json::parse(q.text(2));
   r.config = nlohmann::json::parse(q.text(3));
   r.created_at = q.real(4);
+  if (!q.is_null(5)) r.budget = static_cast<int>(q.integer(5));
   return r;
 }
 
@@ -276,11 +308,12 @@ std::optional<Trial> SqliteStorage::claim_pending(const std::string& study, cons
   const auto sid = study_id(study);
   for (Trial t : read_trials(sid)) {
     if (t.state != TrialState::Pending || !claimable(t)) continue;
-    Stmt u(db_, path_, "UPDATE trials SET worker = ?1 WHERE study_id = ?2 AND number = ?3");
-    u.bind(1, worker).bind(2, sid).bind(3, t.id);
+    t.worker = worker;
+    t.heartbeat_at = unix_now();
+    Stmt u(db_, path_, "UPDATE trials SET worker = ?1, heartbeat_at = ?2 WHERE study_id = ?3 AND number = ?4");
+    u.bind(1, worker).bind(2, t.heartbeat_at).bind(3, sid).bind(4, t.id);
     u.run();
     txn.commit();
-    t.worker = worker;
     return t;
   }
   txn.commit();
@@ -324,6 +357,56 @@ Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState s
   u.run();
   txn.commit();  // durable (synchronous=FULL) before the caller reports the result
   return t;
+}
+
+void SqliteStorage::update_study_budget(const std::string& name, std::optional<int> budget) {
+  WriteTransaction txn(db_, path_);
+  const auto sid = study_id(name);
+  Stmt u(db_, path_, "UPDATE studies SET budget = ?1 WHERE id = ?2");
+  if (budget) u.bind(1, *budget); else u.bind_null(1);
+  u.bind(2, sid);
+  u.run();
+  txn.commit();
+}
+
+bool SqliteStorage::heartbeat(const std::string& study, int trial_id, const std::string& worker) {
+  // One autocommitted statement (SQLite serialises it with the other writers through the busy timeout).
+  Stmt u(db_, path_,
+         "UPDATE trials SET heartbeat_at = ?1 WHERE study_id = (SELECT id FROM studies WHERE name = ?2) "
+         "AND number = ?3 AND state = 'pending' AND worker = ?4");
+  u.bind(1, unix_now()).bind(2, study).bind(3, trial_id).bind(4, worker);
+  u.run();
+  return sqlite3_changes(db_) == 1;
+}
+
+std::vector<Trial> SqliteStorage::reap_lost(const std::string& study, double stale_after, double now,
+                                            const TrialPredicate& lost) {
+  WriteTransaction txn(db_, path_);
+  const auto sid = study_id(study);
+  const auto ts = read_trials(sid);
+  std::vector<Trial> retries;
+  int next_id = static_cast<int>(ts.size());
+  for (const Trial& t : ts) {
+    if (t.state != TrialState::Pending || t.heartbeat_at <= 0.0) continue;
+    if (!((stale_after > 0.0 && now - t.heartbeat_at > stale_after) || (lost && lost(t)))) continue;
+    Stmt u(db_, path_,
+           "UPDATE trials SET state = 'failed', reason = ?1, finished_at = ?2 WHERE study_id = ?3 AND number = ?4");
+    u.bind(1, std::string(kWorkerLost)).bind(2, now).bind(3, sid).bind(4, t.id);
+    u.run();
+    Trial r;
+    r.id = next_id++;
+    r.x = t.x;
+    r.created_at = now;
+    r.retry_of = t.id;
+    Stmt ins(db_, path_,
+             "INSERT INTO trials(study_id, number, x, value, state, worker, created_at, retry_of) "
+             "VALUES(?1, ?2, ?3, NULL, 'pending', '', ?4, ?5)");
+    ins.bind(1, sid).bind(2, r.id).bind(3, dump_x(r.x)).bind(4, now).bind(5, t.id);
+    ins.run();
+    retries.push_back(std::move(r));
+  }
+  txn.commit();
+  return retries;
 }
 
 std::vector<Trial> SqliteStorage::trials(const std::string& study) {

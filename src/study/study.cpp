@@ -2,8 +2,12 @@
 #include "kbo/study.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <thread>
 
+#include "heartbeat.hpp"
 #include "kbo/error.hpp"
 #include "kbo/storage/storage.hpp"
 
@@ -25,6 +29,8 @@ TrialState parse_trial_state(const std::string& s) {
   throw InputError("unknown trial state '" + s + "' (allowed: pending, complete, failed)");
 }
 
+bool counts_toward_budget(const Trial& t) { return !(t.state == TrialState::Failed && t.reason == kWorkerLost); }
+
 Study::Study(std::shared_ptr<Storage> storage, StudyRecord record)
     : storage_(std::move(storage)), record_(std::move(record)), space_(space_from_json(record_.space)) {}
 
@@ -44,6 +50,10 @@ Study Study::create_or_open(std::shared_ptr<Storage> storage, const StudyRecord&
   if (stored.config != wanted.config) {
     storage->update_study_config(wanted.name, wanted.config);
     stored.config = wanted.config;
+  }
+  if (wanted.budget && stored.budget != wanted.budget) {
+    storage->update_study_budget(wanted.name, wanted.budget);
+    stored.budget = wanted.budget;
   }
   return Study(std::move(storage), std::move(stored));
 }
@@ -131,6 +141,7 @@ nlohmann::json Study::to_json() const {
   out["storage"] = storage_->url();
   out["direction"] = record_.minimize ? "minimize" : "maximize";
   out["space"] = record_.space;
+  out["budget"] = record_.budget ? nlohmann::json(*record_.budget) : nlohmann::json(nullptr);
   const auto best = best_of(ts, record_.minimize);
   out["best_value"] = best ? nlohmann::json(*best->value) : nlohmann::json(nullptr);
   out["best_x"] = best ? vec_json(best->x) : nlohmann::json(nullptr);
@@ -148,6 +159,7 @@ nlohmann::json Study::to_json() const {
     jt["worker"] = t.worker;
     jt["created_at"] = t.created_at;
     if (t.state != TrialState::Pending) jt["finished_at"] = t.finished_at;
+    if (t.retry_of >= 0) jt["retry_of"] = t.retry_of;
     arr.push_back(std::move(jt));
   }
   out["n_trials"] = static_cast<int>(ts.size());
@@ -161,33 +173,110 @@ nlohmann::json Study::to_json() const {
 void Study::optimize(Strategy& strategy, const TrialObjective& objective, int n_total, const std::string& worker,
                      const ProgressFn& progress) {
   if (n_total < 0) throw InputError("number of trials must be >= 0");
-  auto evaluate = [&](const Trial& t) {
+  WorkOptions options;
+  options.budget = n_total;
+  work(strategy, objective, worker, options, progress);
+}
+
+namespace {
+
+/// Thrown from inside the ask transaction when the budget is already taken: nothing is written.
+struct BudgetTaken {};
+
+struct Tally {
+  int finished = 0;  // complete or failed, excluding lost-worker failures
+  int counted = 0;   // finished + pending
+  int waitable = 0;  // pending trials that will finish or be reaped (heartbeat) or claimed (unowned)
+};
+
+Tally tally(const std::vector<Trial>& ts) {
+  Tally c;
+  for (const auto& t : ts) {
+    if (!counts_toward_budget(t)) continue;
+    ++c.counted;
+    if (t.state != TrialState::Pending) ++c.finished;
+    else if (t.heartbeat_at > 0.0 || t.worker.empty()) ++c.waitable;
+  }
+  return c;
+}
+
+}  // namespace
+
+std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective, const std::string& worker,
+                             const WorkOptions& options, const ProgressFn& progress) {
+  const std::optional<int> budget = options.budget ? options.budget : record_.budget;
+  if (budget && *budget < 0) throw InputError("the budget (number of trials) must be >= 0");
+  if (options.max_trials < 0) throw InputError("--max-trials must be >= 0");
+  if (options.stale_after < 0) throw InputError("--stale-after must be >= 0 seconds");
+  if (!budget && options.max_trials == 0)
+    throw InputError("study '" + record_.name + "' has no stored budget (it is set by `kbo optimize`): pass --max-trials N");
+  double interval = options.heartbeat_interval;
+  if (interval <= 0.0) interval = options.stale_after > 0.0 ? std::min(10.0, options.stale_after / 4.0) : 1.0;
+  Heartbeat heartbeat(storage_, record_.name, worker, interval);
+
+  // Pending trials of processes that died on this host: a `kbo worker` is given up as lost (its point
+  // is re-offered); a killed single-process `kbo optimize` is resumed in place (claimed, same id).
+  const auto lost = [](const Trial& t) { return is_dead_local_worker(t.worker, "worker"); };
+  const auto claimable = [](const Trial& t) {
+    return t.worker.empty() || is_dead_local_worker(t.worker, "optimize");
+  };
+  const int dim = space_->dim();
+  std::vector<int> done;
+  for (;;) {
+    if (options.max_trials > 0 && static_cast<int>(done.size()) >= options.max_trials) break;
+    storage_->reap_lost(record_.name, options.stale_after, unix_now(), lost);
+    std::optional<Trial> trial = storage_->claim_pending(record_.name, claimable, worker);
+    if (!trial) {
+      try {
+        trial = storage_->ask(
+            record_.name,
+            [&](const std::vector<Trial>& trials) {
+              if (budget && tally(trials).counted >= *budget) throw BudgetTaken{};
+              Mat X, avoid;
+              Vec y;
+              strategy_data(trials, record_.minimize, X, y, avoid, dim);
+              Vec x = strategy.suggest(X, y, avoid, static_cast<int>(trials.size()));
+              if (x.size() != dim || !x.allFinite())
+                throw std::runtime_error("strategy " + strategy.name() + " returned an invalid point");
+              return x;
+            },
+            worker);
+      } catch (const BudgetTaken&) {
+        // Every trial of the budget is finished or running elsewhere. Wait while some running trial may
+        // still be lost (and re-offered); stop when all are finished or none can come back to us.
+        const Tally c = tally(trials());
+        if (c.finished >= *budget || c.waitable == 0) break;
+        std::this_thread::sleep_for(std::chrono::duration<double>(options.poll_interval));
+        continue;
+      }
+    }
+    storage_->heartbeat(record_.name, trial->id, worker);
+    heartbeat.beat_for(trial->id);
     Evaluation ev;
     try {
-      ev = objective(t);
+      ev = objective(*trial);
     } catch (const std::exception& e) {
       ev = Evaluation::failed(std::string("objective threw: ") + e.what());
     }
-    Trial done = (ev.value && std::isfinite(*ev.value))
-                     ? tell(t.id, *ev.value)
-                     : fail(t.id, ev.value ? "non-finite value " + std::to_string(*ev.value) : ev.reason);
+    heartbeat.idle();
+    Trial finished;
+    try {
+      finished = (ev.value && std::isfinite(*ev.value))
+                     ? tell(trial->id, *ev.value)
+                     : fail(trial->id, ev.value ? "non-finite value " + std::to_string(*ev.value) : ev.reason);
+    } catch (const InputError& e) {
+      // Given up as lost while we were evaluating (heartbeats stalled longer than stale_after): its point
+      // was re-offered as another trial, which counts instead of this result.
+      std::fprintf(stderr, "kbo: result of trial %d dropped: %s\n", trial->id, e.what());
+      continue;
+    }
+    done.push_back(finished.id);
     if (progress) {
       const auto ts = trials();
-      const int finished = static_cast<int>(std::count_if(
-          ts.begin(), ts.end(), [](const Trial& x) { return x.state != TrialState::Pending; }));
-      progress(done, finished, n_total, best_of(ts, record_.minimize));
+      progress(finished, tally(ts).finished, budget ? *budget : options.max_trials, best_of(ts, record_.minimize));
     }
-  };
-  for (;;) {
-    const auto ts = trials();
-    const int finished = static_cast<int>(
-        std::count_if(ts.begin(), ts.end(), [](const Trial& t) { return t.state != TrialState::Pending; }));
-    if (finished >= n_total) break;
-    // Resume: a trial left pending by a killed optimize process on this host is evaluated again.
-    auto claimed = storage_->claim_pending(
-        record_.name, [](const Trial& t) { return is_dead_local_worker(t.worker, "optimize"); }, worker);
-    evaluate(claimed ? *claimed : ask(strategy, worker));
   }
+  return done;
 }
 
 }  // namespace kbo

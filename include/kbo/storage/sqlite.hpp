@@ -24,11 +24,15 @@ class SqliteStorage : public Storage {
   std::optional<StudyRecord> load_study(const std::string& name) override;
   std::vector<std::string> study_names() override;
   void update_study_config(const std::string& name, const nlohmann::json& config) override;
+  void update_study_budget(const std::string& name, std::optional<int> budget) override;
   Trial ask(const std::string& study, const SuggestFn& suggest, const std::string& worker) override;
   std::optional<Trial> claim_pending(const std::string& study, const TrialPredicate& claimable,
                                      const std::string& worker) override;
   Trial finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
                const std::string& reason) override;
+  bool heartbeat(const std::string& study, int trial_id, const std::string& worker) override;
+  std::vector<Trial> reap_lost(const std::string& study, double stale_after, double now,
+                               const TrialPredicate& lost) override;
   std::vector<Trial> trials(const std::string& study) override;
   std::string url() const override { return "sqlite:" + path_; }
 

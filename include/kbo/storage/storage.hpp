@@ -2,6 +2,13 @@
 // Storage backends for studies. Every method is one atomic transaction, so any backend that can
 // serialise writers on a study (SQLite BEGIN IMMEDIATE, PostgreSQL SELECT … FOR UPDATE on the study
 // row) can implement it. Trials are addressed by (study name, trial id).
+//
+// Schema versions (SQLite and PostgreSQL keep `schema_version` in the table kbo_meta):
+//   1  studies(name, direction, space, config, created_at), trials(number, x, value, state, reason,
+//      worker, created_at, finished_at)
+//   2  + studies.budget, trials.heartbeat_at, trials.retry_of (workers, heartbeats, lost-worker retries)
+// Opening migrates an older schema in place (one transaction); a schema newer than kSchemaVersion is
+// refused with an InputError asking for a newer kbo, so an old kbo never writes rows it does not understand.
 #include <functional>
 #include <memory>
 #include <optional>
@@ -12,6 +19,9 @@
 
 namespace kbo {
 
+/// The schema version this build writes (and the newest it can read).
+inline constexpr int kSchemaVersion = 2;
+
 class Storage {
  public:
   virtual ~Storage() = default;
@@ -21,15 +31,18 @@ class Storage {
   virtual std::optional<StudyRecord> load_study(const std::string& name) = 0;
   virtual std::vector<std::string> study_names() = 0;
   virtual void update_study_config(const std::string& name, const nlohmann::json& config) = 0;
+  virtual void update_study_budget(const std::string& name, std::optional<int> budget) = 0;
 
   /// In one write transaction: reads the study's trials, calls `suggest(trials)` and inserts a new
   /// pending trial (id = number of trials) at the returned point for `worker`. Concurrent calls
-  /// are serialised, so each sees the trials the others inserted.
+  /// are serialised, so each sees the trials the others inserted. If `suggest` throws, nothing is
+  /// written and the exception propagates.
   using SuggestFn = std::function<Vec(const std::vector<Trial>& trials)>;
   virtual Trial ask(const std::string& study, const SuggestFn& suggest, const std::string& worker) = 0;
 
   /// In one write transaction: the lowest-id pending trial for which `claimable` is true gets
-  /// `worker` as its new owner and is returned (nullopt if none).
+  /// `worker` as its new owner (and heartbeat_at = now, so it is not stale before the new owner's first
+  /// heartbeat) and is returned (nullopt if none).
   using TrialPredicate = std::function<bool(const Trial&)>;
   virtual std::optional<Trial> claim_pending(const std::string& study, const TrialPredicate& claimable,
                                              const std::string& worker) = 0;
@@ -39,15 +52,41 @@ class Storage {
   virtual Trial finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
                        const std::string& reason) = 0;
 
+  /// Sets heartbeat_at = now on trial `trial_id` if it is still pending and owned by `worker`; returns
+  /// false otherwise (it was finished or given up as lost). One statement: it never waits for the study
+  /// lock that askers hold while they compute a suggestion (PostgreSQL), so a slow ask cannot make
+  /// healthy workers look lost.
+  virtual bool heartbeat(const std::string& study, int trial_id, const std::string& worker) = 0;
+
+  /// In one write transaction: every pending trial that has a heartbeat and either (stale_after > 0 and
+  /// now − heartbeat_at > stale_after) or lost(trial) becomes failed with reason kWorkerLost, and a new
+  /// pending trial at the same point is inserted with no owner (worker "", no heartbeat) and
+  /// retry_of = the lost trial's id. Returns the new trials. Trials without a heartbeat (`kbo ask`) are
+  /// never reaped.
+  virtual std::vector<Trial> reap_lost(const std::string& study, double stale_after, double now,
+                                       const TrialPredicate& lost) = 0;
+
   virtual std::vector<Trial> trials(const std::string& study) = 0;
 
-  /// "memory" or "sqlite:PATH".
+  /// The URL it was opened with: "memory", "sqlite:PATH" or the PostgreSQL URL. open_storage(url())
+  /// opens a second connection to the same data (except "memory", which is per object).
   virtual std::string url() const = 0;
 };
 
-/// Opens storage from a URL: "memory" (this process only) or "sqlite:PATH" (file created if absent;
-/// its directory must exist and be writable). InputError naming the URL and the allowed forms otherwise.
+/// Opens storage from a URL:
+///   memory                                  this process only
+///   sqlite:PATH                             file created if absent (its directory must be writable)
+///   postgresql://USER@HOST:PORT/DB          a PostgreSQL server (libpq URL; postgres:// too; any libpq
+///   postgresql:///DB?host=/socket/dir        parameters such as ?password=…&sslmode=… pass through)
+/// The schema is created or migrated on first use. InputError naming the URL and the allowed forms for
+/// anything else, an unreachable server or a database kbo cannot use.
 std::shared_ptr<Storage> open_storage(const std::string& url);
+
+/// One line listing the storage URL forms (for error messages and --help).
+std::string storage_url_forms();
+
+/// InputError for a stored schema newer than this build's kSchemaVersion (`url` names the storage).
+void check_schema_version(int stored, const std::string& url);
 
 /// Current Unix time in seconds.
 double unix_now();
