@@ -116,7 +116,12 @@ class PostgresServer {
   }
 
   static std::string find_bin() {
-    if (const char* env = std::getenv("KBO_PG_BIN")) return env;
+    if (const char* env = std::getenv("KBO_PG_BIN")) {
+      if (!std::filesystem::exists(std::filesystem::path(env) / "postgres") ||
+          !std::filesystem::exists(std::filesystem::path(env) / "initdb"))
+        throw MissingBinaries(std::string("KBO_PG_BIN=") + env + " holds no postgres/initdb binaries");
+      return env;
+    }
     std::string best;
     std::error_code ec;
     for (const auto& e : std::filesystem::directory_iterator("/usr/lib/postgresql", ec)) {
