@@ -13,6 +13,7 @@
 #include <toml++/toml.h>
 
 #include "kbo/error.hpp"
+#include "kbo/fantasy.hpp"
 #include "kbo/kernels/stationary.hpp"
 #include "kbo/optimize/multistart.hpp"
 
@@ -211,6 +212,13 @@ StudyOptionParser::StudyOptionParser(CLI::App& app, unsigned groups) : app_(app)
     [](StudyOptions& o, const std::string& v) { o.strategy.set_kernel = one_of("set-kernel", trim(v), {"full", "approx"}); });
   S("set-L", Kind::Int, kStrategy, "subset size L of the approximate set kernel (0 = m)",
     [](StudyOptions& o, const std::string& v) { o.strategy.set_L = static_cast<int>(parse_int("set-L", v, 0, 1000000)); });
+  S("fantasy", Kind::String, kStrategy,
+    std::string("value pending trials are believed to have while others are suggested: ") + fantasy_mode_names() +
+        " (default kriging_believer)",
+    [](StudyOptions& o, const std::string& v) {
+      parse_fantasy_mode(trim(v));  // validates, InputError lists the modes
+      o.strategy.fantasy = trim(v);
+    });
   S("options", Kind::String, kStrategy,
     "module options as a JSON object: {\"invariance\": {...}, \"agpucb\": {...}, \"rkhs_bound\": B}",
     [](StudyOptions& o, const std::string& v) {

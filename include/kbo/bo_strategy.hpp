@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "kbo/fantasy.hpp"
 #include "kbo/strategy.hpp"
 
 namespace kbo {
@@ -44,9 +45,10 @@ class UnitCubeSpace : public Space {
 ///   seeded by (seed, trial_index).
 /// - Hyperparameters are refitted at every suggestion, warm-started from the previous fit (held by
 ///   this object) plus config.fit_restarts random restarts, run in parallel; L-BFGS runs are capped.
-/// - Pending points enter as kriging-believer fantasies (observed at the posterior mean), so the
-///   acquisition collapses around them; a suggestion closer than 1e-9 (unit cube) to a pending or
-///   already evaluated point is replaced by a uniform random point (reported in last_info()).
+/// - Pending points enter as fantasies (config.fantasy, default kriging believer: observed at the
+///   posterior mean) after the fit, without refitting θ, so the acquisition collapses around them and
+///   parallel workers explore different points; a suggestion closer than 1e-9 (unit cube) to a pending
+///   or already evaluated point is replaced by a uniform random point (reported in last_info()).
 class BOStrategy : public Strategy {
  public:
   /// kernel: the model's kernel on unit-cube inputs (nullptr ⇒ built from config.kernel/ard).
@@ -70,6 +72,7 @@ class BOStrategy : public Strategy {
   KernelPtr kernel_;            // prototype (initial hyperparameters)
   Mat design_;                  // initial design, unit cube, n_init x D
   std::optional<GP> gp_;        // fitted on real observations only (no fantasies)
+  FantasyMode fantasy_ = FantasyMode::KrigingBeliever;
   nlohmann::json info_ = nlohmann::json::object();
 };
 

@@ -32,6 +32,10 @@ struct StrategyConfig {
   std::string invariant_kernel = "max";  // max | average
   std::string set_kernel = "full";     // full | approx (set spaces only)
   int set_L = 0;                       // approx set kernel subset size (0 ⇒ m)
+  // What pending (running) trials contribute to the model before the acquisition is maximised (see
+  // kbo/fantasy.hpp): kriging_believer | constant_liar_worst | constant_liar_mean | constant_liar_best |
+  // none (pending points are only never suggested again).
+  std::string fantasy = "kriging_believer";
   nlohmann::json module_options = nlohmann::json::object();  // e.g. agpucb constants, user groups
   std::uint64_t seed = 0;
 };
@@ -39,7 +43,8 @@ struct StrategyConfig {
 class Strategy {
  public:
   virtual ~Strategy() = default;
-  /// Next point given completed trials (X rows, y to maximise) and pending points (not to be repeated).
+  /// Next point given completed trials (X rows, y to maximise) and pending points (being evaluated; never
+  /// suggested again, and conditioned on as fantasies per StrategyConfig::fantasy).
   /// `trial_index` is the number of trials already created (completed, failed or pending).
   virtual Vec suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) = 0;
   virtual std::string name() const = 0;

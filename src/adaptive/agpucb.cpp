@@ -14,6 +14,7 @@
 #include "kbo/acquisition.hpp"
 #include "kbo/adaptive.hpp"
 #include "kbo/error.hpp"
+#include "kbo/fantasy.hpp"
 #include "kbo/optimize/multistart.hpp"
 
 namespace kbo {
@@ -36,6 +37,7 @@ AgpucbStrategy::AgpucbStrategy(StrategyConfig config, std::shared_ptr<const Spac
   if (!(opt_.theta0.size() == 1 || static_cast<int>(opt_.theta0.size()) == d))
     throw InputError("agpucb option 'theta0' needs 1 or " + std::to_string(d) + " values");
   if (config_.n_init < 1) throw InputError("agpucb: n_init must be >= 1");
+  parse_fantasy_mode(config_.fantasy);  // InputError naming the allowed modes
   theta0_ = expand_lengthscales(opt_.theta0, d);
   UnitSpace unit(space_);
   Rng rng = make_rng(config_.seed);
@@ -87,7 +89,8 @@ AgpucbStrategy::Candidate AgpucbStrategy::evaluate_candidate(double h, const Mat
   c.info = gp.information_gain();
   c.B = c.s.b * std::pow(c.s.g, d) * opt_.B0;
   c.beta_sqrt = agpucb_beta_sqrt(c.B, opt_.noise_std, c.info, opt_.delta);
-  const GP model = pendingU.rows() > 0 ? with_fantasies(gp, pendingU) : gp;
+  // Pending points: fantasies of config.fantasy on this candidate's GP (θ fixed, no refit), as BOStrategy.
+  const GP model = condition_on_pending(gp, pendingU, parse_fantasy_mode(config_.fantasy));
   UpperConfidenceBound ucb(model, c.beta_sqrt * c.beta_sqrt);
   UnitSpace unit(space_);
   AcqOptimizerOptions ao = config_.acq_optimizer;
@@ -202,6 +205,19 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int 
   info_["line_search_evals"] = ls.evaluations;
   info_["h_capped"] = ls.capped;
   info_["sigma_at_x"] = c.sigma;
+  if (pendingU.rows() > 0) info_["fantasy"] = config_.fantasy;
+  // Never suggest a pending (or evaluated) point again: with fantasy "none", or when the acquisition's
+  // maximiser lands exactly on one, take a uniform random point instead (as BOStrategy does).
+  auto near = [&](const Mat& rows) {
+    for (Eigen::Index i = 0; i < rows.rows(); ++i)
+      if ((rows.row(i).transpose() - c.x_unit).norm() < 1e-9) return true;
+    return false;
+  };
+  if (near(pendingU) || near(U)) {
+    info_["repeat_replaced_by_random"] = true;
+    Rng rng = make_rng(mix_seed(config_.seed ^ 0x5EEDULL, static_cast<std::uint64_t>(trial_index)));
+    return unit.from_unit(unit.sample(1, SamplingMethod::Uniform, rng).row(0).transpose());
+  }
   return unit.from_unit(c.x_unit);
 }
 

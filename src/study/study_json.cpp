@@ -48,6 +48,7 @@ nlohmann::json to_json(const StrategyConfig& c) {
   j["invariant_kernel"] = c.invariant_kernel;
   j["set_kernel"] = c.set_kernel;
   j["set_L"] = c.set_L;
+  j["fantasy"] = c.fantasy;
   j["module_options"] = c.module_options;
   j["seed"] = c.seed;
   return j;
@@ -81,6 +82,7 @@ StrategyConfig strategy_config_from_json(const nlohmann::json& j) {
   get("invariant_kernel", c.invariant_kernel);
   get("set_kernel", c.set_kernel);
   get("set_L", c.set_L);
+  get("fantasy", c.fantasy);  // absent in studies created before fantasies were selectable: the default
   if (j.contains("module_options")) c.module_options = j["module_options"];
   get("seed", c.seed);
   return c;
