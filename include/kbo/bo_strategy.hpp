@@ -43,6 +43,10 @@ class UnitCubeSpace : public Space {
 ///   concurrent askers get different design points and a resumed study continues the same design.
 /// - If fewer than 2 trials have completed after the design (failures), points are uniform random,
 ///   seeded by (seed, trial_index).
+/// - The model is BoTorch's SingleTaskGP in kbo terms: the kernel plus a constant (a N(0, 100) prior on
+///   the constant mean of the standardised targets, i.e. the GLS mean, marginalised), MAP with BoTorch's
+///   priors as densities of θ (Prior::value_density), noise ≥ 1e-6 of the target variance
+///   (docs/bench/bo.md explains each choice).
 /// - Hyperparameters are refitted at every suggestion, warm-started from the previous fit (held by
 ///   this object) plus config.fit_restarts random restarts, run in parallel; L-BFGS runs are capped.
 /// - Pending points enter as fantasies (config.fantasy, default kriging believer: observed at the
