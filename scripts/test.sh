@@ -6,4 +6,6 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"
-cd build && ctest --output-on-failure -j"$(nproc)"
+(cd build && ctest --output-on-failure -j"$(nproc)")
+# The Python module's tests (pytest) against the module and the kbo executable just built.
+PYTHONPATH=build/python /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python

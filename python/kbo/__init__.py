@@ -1,0 +1,256 @@
+"""kbo: Bayesian optimisation with structure-aware Gaussian-process kernels.
+
+The Python face of the kbo C++ library: the same engine, studies and storage as the `kbo` command line.
+
+    import kbo
+    res = kbo.minimize(lambda x: float((x ** 2).sum()), [(-1, 1), (-1, 1)], iters=20, seed=0)
+    res.best_x, res.best_value, res.X, res.values
+
+Options are the CLI's (`kbo optimize --help`), with '_' for '-': kbo.minimize(..., fit_restarts=3,
+beta=2.0, acq_optimizer="cmaes") runs what `kbo optimize --fit-restarts 3 --beta 2 --acq-optimizer cmaes`
+runs, and the same seed gives the same trials. Studies kept in `storage="sqlite:PATH"` are shared with
+`kbo optimize/ask/tell/show`.
+
+Errors: kbo.InputError (a ValueError) for bad input, kbo.NumericalError (a RuntimeError).
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _kbo
+from . import kernels, kfo  # noqa: F401  (public submodules)
+from ._kbo import GP, InputError, NumericalError, Problem, Trial, problem, problem_names
+from ._util import bounds_text, direction_args, option_args, storage_url
+
+__version__ = "0.1.0"
+
+Callback = Callable[[Trial, int, int, Optional[Trial]], Any]
+
+
+class Result:
+    """What kbo.minimize/maximize and Study.optimize return.
+
+    best_x, best_value, best_trial: the best complete trial (None if there is none);
+    trials: every trial of the study (kbo.Trial); X: (n, D) array of their points; values: (n,) array of
+    their values (nan for failed/pending trials); states: their states; interrupted: True if Ctrl-C
+    stopped the run (completed trials are kept); study: the kbo.Study.
+    """
+
+    def __init__(self, study: "Study", interrupted: bool = False):
+        self.study = study
+        self.interrupted = interrupted
+        self._dict = study.to_dict()
+        self.trials: List[Trial] = study.trials
+        self.best_trial: Optional[int] = self._dict["best_trial"]
+        self.best_value: Optional[float] = self._dict["best_value"]
+        self.best_x: Optional[np.ndarray] = None if self._dict["best_x"] is None else np.array(self._dict["best_x"])
+        self.X = np.array([t.x for t in self.trials], dtype=float).reshape(len(self.trials), study.dim)
+        self.values = np.array([np.nan if t.value is None else t.value for t in self.trials], dtype=float)
+        self.states: List[str] = [t.state for t in self.trials]
+
+    @property
+    def minimize(self) -> bool:
+        return self.study.direction == "minimize"
+
+    def best_so_far(self) -> np.ndarray:
+        """Best value among the first i+1 trials, for every i (nan until the first complete trial)."""
+        v = np.where(np.isnan(self.values), np.inf if self.minimize else -np.inf, self.values)
+        best = np.minimum.accumulate(v) if self.minimize else np.maximum.accumulate(v)
+        return np.where(np.isinf(best), np.nan, best)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The `kbo show --json` object of the study (trials as dicts)."""
+        return dict(self._dict)
+
+    def __repr__(self) -> str:
+        n_ok = self.states.count("complete")
+        return (f"Result(best_value={self.best_value!r}, best_trial={self.best_trial}, "
+                f"best_x={self.best_x!r}, trials={len(self.trials)} ({n_ok} complete)"
+                f"{', interrupted' if self.interrupted else ''})")
+
+
+class Study:
+    """A named, persistent sequence of trials with ask/tell, the same object as the CLI's studies.
+
+    Study(storage=None, name="default", bounds=None, *, direction=None, problem=None, **options)
+
+    storage: None (in memory, this object only), "sqlite:PATH" (or a path), shared with `kbo optimize/ask/
+    tell/show --storage sqlite:PATH --study NAME`. With bounds ((D, 2) array of [lower, upper]) or problem
+    (a built-in problem name or kbo.Problem) the study is created if absent (direction default
+    "minimize"); without them an existing study is opened with its stored configuration, which the given
+    options override (as `kbo ask`). options: the CLI's study options with '_' for '-': kernel, ard, acq,
+    beta, beta_schedule, init, init_method, fit_restarts, seed, acq_optimizer, strategy, invariance,
+    invariant_kernel, space ("box" | "set"), set_size, set_kernel, set_L, options (dict), config (TOML file).
+    """
+
+    def __init__(self, storage: Any = None, name: str = "default", bounds: Any = None, *,
+                 direction: Optional[str] = None, problem: Union[str, Problem, None] = None, **options: Any):
+        args = ["--storage=" + storage_url(storage), "--study=" + str(name)]
+        if bounds is not None and problem is not None:
+            raise ValueError("give bounds or problem, not both (a problem has its own bounds)")
+        if bounds is not None:
+            args.append("--bounds=" + bounds_text(bounds))
+        elif isinstance(problem, Problem):
+            args += ["--problem=" + problem.name, f"--dim={problem.dim}"]
+        elif problem is not None:
+            args.append("--problem=" + str(problem))
+        elif storage is None and "config" not in options:
+            raise ValueError("an in-memory study (storage=None) needs bounds=... or problem=...")
+        args += direction_args(direction) + option_args(options)
+        self._s = _kbo._Study(args)
+
+    # ---- identity ----
+    @property
+    def name(self) -> str:
+        return self._s.name
+
+    @property
+    def storage(self) -> str:
+        return self._s.storage
+
+    @property
+    def direction(self) -> str:
+        return "minimize" if self._s.minimize else "maximize"
+
+    @property
+    def dim(self) -> int:
+        return self._s.dim
+
+    @property
+    def bounds(self) -> np.ndarray:
+        """(D, 2) array of [lower, upper] (for set spaces: the box of every coordinate)."""
+        return self._s.bounds
+
+    @property
+    def space(self) -> Dict[str, Any]:
+        return self._s.space
+
+    @property
+    def config(self) -> Dict[str, Any]:
+        """The stored strategy configuration (as `kbo show --json` would print it)."""
+        return self._s.config
+
+    # ---- ask / tell ----
+    def ask(self) -> Trial:
+        """Creates a pending trial at the strategy's next suggestion (the GIL is released meanwhile)."""
+        return self._s.ask()
+
+    def tell(self, trial: Union[Trial, int], value: float) -> Trial:
+        """Completes a pending trial with a finite value (in the study's direction)."""
+        return self._s.tell(_trial_id(trial), float(value))
+
+    def tell_failed(self, trial: Union[Trial, int], reason: str = "failed") -> Trial:
+        """Marks a pending trial failed with a reason (its point is then avoided)."""
+        return self._s.fail(_trial_id(trial), str(reason))
+
+    @property
+    def trials(self) -> List[Trial]:
+        return self._s.trials()
+
+    @property
+    def best(self) -> Optional[Trial]:
+        return self._s.best()
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The `kbo show --json` object."""
+        return self._s.to_json()
+
+    def strategy_info(self) -> Dict[str, Any]:
+        """Diagnostics of the last suggestion (fitted hyperparameters, beta, ...)."""
+        return self._s.strategy_info()
+
+    # ---- optimisation loop ----
+    def optimize(self, f: Callable[[np.ndarray], float], n_trials: Optional[int] = None, *,
+                 n_total: Optional[int] = None, callback: Optional[Callback] = None) -> Result:
+        """Runs ask -> f(x) -> tell (Study::optimize, the loop of `kbo optimize`) for n_trials more trials, or
+        until the study has n_total finished trials. f gets a 1-d float array and returns a number; an
+        exception in f marks the trial failed with the exception's last line and the run goes on; a
+        non-number or nan/inf marks it failed too. callback(trial, finished, total, best) runs after
+        every trial. Ctrl-C (KeyboardInterrupt) stops cleanly: completed trials are kept, the trial being
+        evaluated is marked failed, and the result has interrupted=True."""
+        if (n_trials is None) == (n_total is None):
+            raise ValueError("give exactly one of n_trials (more trials) or n_total (finished trials in all)")
+        if n_total is None:
+            if n_trials < 0:
+                raise ValueError("n_trials must be >= 0")
+            n_total = sum(t.state != "pending" for t in self.trials) + n_trials
+        if not callable(f):
+            raise ValueError("f must be callable: f(x: numpy array of shape (D,)) -> float")
+        interrupted = self._s.optimize(f, int(n_total), callback)
+        if interrupted:
+            warnings.warn("kbo: interrupted by KeyboardInterrupt; returning the finished trials", RuntimeWarning,
+                          stacklevel=3)
+        return Result(self, interrupted)
+
+    def __repr__(self) -> str:
+        return f"<kbo.Study {self.name!r} in {self.storage} ({self.direction}, {len(self.trials)} trials)>"
+
+
+def _trial_id(trial: Union[Trial, int]) -> int:
+    if isinstance(trial, Trial):
+        return trial.id
+    if isinstance(trial, (int, np.integer)) and not isinstance(trial, bool):
+        return int(trial)
+    raise ValueError(f"trial must be a kbo.Trial or a trial id (got {type(trial).__name__})")
+
+
+_DEFAULTS = dict(kernel="matern52", acq="ucb", init=5, iters=50, seed=0, invariant_kernel="max", strategy="gpucb")
+
+
+def _run(direction: str, f: Callable[[np.ndarray], float], bounds: Any, kernel: str, acq: str, init: int,
+         iters: int, seed: int, storage: Any, study: Optional[str], invariance: Optional[str],
+         invariant_kernel: str, space: Optional[str], strategy: str, callback: Optional[Callback],
+         options: Dict[str, Any]) -> Result:
+    if not callable(f):
+        raise ValueError("f must be callable: f(x: numpy array of shape (D,)) -> float")
+    problem_arg = None
+    if bounds is None:
+        if not isinstance(f, Problem):
+            raise ValueError("bounds are needed: a (D, 2) array of [lower, upper] rows (or pass a kbo.Problem as f)")
+        problem_arg = f
+    named = dict(kernel=kernel, acq=acq, init=init, iters=iters, seed=seed, invariance=invariance,
+                 invariant_kernel=invariant_kernel, space=space, strategy=strategy)
+    if "config" in options:
+        # As the CLI: a TOML config file sets what no flag overrides, so defaults are not passed as flags.
+        named = {k: v for k, v in named.items() if v != _DEFAULTS.get(k)}
+    s = Study(storage, "default" if study is None else study, bounds, direction=direction, problem=problem_arg,
+              **named, **options)
+    # As `kbo optimize`: run until init + iters trials are finished (a re-run on the same storage resumes).
+    return s.optimize(f, n_total=s._s.n_init + s._s.iters, callback=callback)
+
+
+def minimize(f: Callable[[np.ndarray], float], bounds: Any = None, *, kernel: str = "matern52", acq: str = "ucb",
+             init: int = 5, iters: int = 50, seed: int = 0, storage: Any = None, study: Optional[str] = None,
+             invariance: Optional[str] = None, invariant_kernel: str = "max", space: Optional[str] = None,
+             strategy: str = "gpucb", callback: Optional[Callback] = None, **options: Any) -> Result:
+    """Minimises f over the box `bounds` with Bayesian optimisation: init Sobol points, then iters BO steps.
+
+    f: callable taking a 1-d float array of length D, returning a number (a kbo.Problem works too, and
+    then bounds may be omitted). bounds: (D, 2) array-like of [lower, upper] rows (space="set": the box of
+    ONE element, with set_size=M; points are then flat arrays of M * d). kernel: rbf | matern12 | matern32 |
+    matern52. acq: ucb | ei | pi. strategy: gpucb | agpucb | random. invariance: the group f is invariant
+    under (permutation, signflip, cyclic, ...; None = none), invariant_kernel: max | average. storage:
+    None (memory) or "sqlite:PATH" with study=NAME: persisted and shared with the CLI; re-running resumes.
+    callback(trial, finished, total, best) after every trial. Any other `kbo optimize` option by keyword
+    (beta=4.0, beta_schedule="constant", fit_restarts=2, init_method="sobol", acq_optimizer="multistart",
+    ard=True, set_kernel="full", set_L=0, options={...}, config="study.toml").
+
+    The same options and seed give the same trials as `kbo optimize`. Returns a kbo.Result."""
+    return _run("minimize", f, bounds, kernel, acq, init, iters, seed, storage, study, invariance, invariant_kernel,
+                space, strategy, callback, options)
+
+
+def maximize(f: Callable[[np.ndarray], float], bounds: Any = None, *, kernel: str = "matern52", acq: str = "ucb",
+             init: int = 5, iters: int = 50, seed: int = 0, storage: Any = None, study: Optional[str] = None,
+             invariance: Optional[str] = None, invariant_kernel: str = "max", space: Optional[str] = None,
+             strategy: str = "gpucb", callback: Optional[Callback] = None, **options: Any) -> Result:
+    """As kbo.minimize, maximising f (`kbo optimize --maximize`)."""
+    return _run("maximize", f, bounds, kernel, acq, init, iters, seed, storage, study, invariance, invariant_kernel,
+                space, strategy, callback, options)
+
+
+__all__ = ["minimize", "maximize", "Study", "Result", "Trial", "GP", "Problem", "problem", "problem_names",
+           "kernels", "kfo", "InputError", "NumericalError"]

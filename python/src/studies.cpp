@@ -1,0 +1,228 @@
+// kbo._kbo._Study: studies built from the CLI's own option table (apps/kbo/study_options.cpp) and strategy
+// factory (make_strategy), so a Python study and `kbo optimize/ask/tell/show` with the same options are the
+// same study and make the same suggestions. kbo/__init__.py turns keyword arguments into the option list.
+#include <mutex>
+
+#include <pybind11/stl.h>
+
+#include "command.hpp"
+#include "common.hpp"
+#include "kbo/storage/storage.hpp"
+#include "kbo/strategy_factory.hpp"
+#include "kbo/study.hpp"
+#include "study_options.hpp"
+
+namespace kbo::python {
+
+namespace {
+
+constexpr unsigned kGroups = cli::kWhere | cli::kWhat | cli::kRun | cli::kStrategy;
+
+/// Parses `args` ("--kernel", "rbf", "--seed", "3", ...) exactly as `kbo ask` does.
+struct ParsedOptions {
+  CLI::App app{"kbo (Python)"};
+  cli::StudyOptionParser parser{app, kGroups};
+  explicit ParsedOptions(const std::vector<std::string>& args) {
+    std::vector<std::string> storage{"kbo"};
+    storage.insert(storage.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& s : storage) argv.push_back(s.data());
+    try {
+      app.parse(static_cast<int>(argv.size()), argv.data());
+    } catch (const CLI::ParseError& e) {
+      throw InputError(e.what());
+    }
+  }
+};
+
+struct PyStudy {
+  Study study;
+  cli::StudyOptions options;
+  std::unique_ptr<Strategy> strategy;
+  std::mutex mutex;  // one suggestion at a time per object (the GIL is released while it runs)
+
+  PyStudy(Study s, cli::StudyOptions o) : study(std::move(s)), options(std::move(o)) {}
+  Strategy& get_strategy() {
+    if (!strategy) strategy = make_strategy(study.strategy_config(), study.space());
+    return *strategy;
+  }
+};
+
+/// Creates the study (when the options give a space) or opens it with its stored configuration, which the
+/// given strategy options override — the logic of `kbo ask`.
+std::unique_ptr<PyStudy> open_study(const std::vector<std::string>& args) {
+  ParsedOptions p(args);
+  cli::StudyOptions o = p.parser.resolve();
+  auto storage = open_storage(o.storage);
+  StudyRecord wanted;
+  if (o.has_space_source()) {
+    wanted = cli::make_study_record(o, cli::resolve_space(o, nullptr));
+  } else {
+    const Study existing = Study::open(storage, o.study);
+    cli::StudyOptions base;
+    base.strategy = existing.strategy_config();
+    base.minimize = existing.minimize();
+    o = p.parser.resolve(base);
+    wanted = existing.record();
+    wanted.config = to_json(o.strategy);
+    wanted.minimize = o.minimize;
+  }
+  return std::make_unique<PyStudy>(Study::create_or_open(storage, wanted), o);
+}
+
+/// Thrown through Study::optimize (it is not a std::exception, so the loop does not turn it into a failed
+/// trial) to stop after Ctrl-C or when a callback raises.
+struct StopRun {};
+
+std::string exception_line(const py::error_already_set& e) {
+  py::list parts = py::module_::import("traceback").attr("format_exception_only")(e.type(), e.value());
+  std::string text;
+  for (const auto& p : parts) text += py::str(p).cast<std::string>();
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  // One line, as every failure reason in a study.
+  for (auto& c : text)
+    if (c == '\n') c = ' ';
+  return text;
+}
+
+py::object trial_or_none(const std::optional<Trial>& t) { return t ? py::cast(*t) : py::object(py::none()); }
+
+/// Study::optimize with a Python objective. Returns true when stopped by KeyboardInterrupt (completed trials
+/// are all committed; the trial being evaluated is marked failed "interrupted"). Other BaseExceptions from the
+/// objective (SystemExit) and any exception from the callback stop the run too and are re-raised.
+bool optimize(PyStudy& s, const py::object& f, int n_total, const py::object& callback) {
+  bool interrupted = false;
+  std::optional<py::error_already_set> raise_after;
+
+  auto stop_with = [&](py::error_already_set& e) {
+    if (e.matches(PyExc_KeyboardInterrupt)) interrupted = true;
+    else raise_after = e;
+    throw StopRun{};
+  };
+
+  TrialObjective objective = [&](const Trial& t) -> Evaluation {
+    py::gil_scoped_acquire gil;
+    try {
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      py::object r = f(from_vec(t.x));
+      const double v = PyFloat_AsDouble(r.ptr());
+      if (v == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return Evaluation::failed("objective returned " + std::string(py::str(py::type::of(r).attr("__name__"))) +
+                                  " (expected a number)");
+      }
+      return Evaluation::ok(v);  // NaN/inf: Study::optimize marks the trial failed
+    } catch (py::error_already_set& e) {
+      if (e.matches(PyExc_Exception)) return Evaluation::failed(exception_line(e));
+      // KeyboardInterrupt / SystemExit: this trial will not be completed.
+      const std::string reason = "interrupted (" + exception_line(e) + ")";
+      {
+        py::gil_scoped_release nogil;
+        s.study.fail(t.id, reason);
+      }
+      stop_with(e);
+    }
+    return Evaluation::failed("unreachable");
+  };
+
+  ProgressFn progress = [&](const Trial& t, int finished, int total, const std::optional<Trial>& best) {
+    py::gil_scoped_acquire gil;
+    try {
+      if (!callback.is_none()) callback(t, finished, total, trial_or_none(best));
+      // Ctrl-C while C++ ran without the GIL is only seen here: stop between trials.
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    } catch (py::error_already_set& e) {
+      stop_with(e);
+    }
+  };
+
+  {
+    // Lock without the GIL: the holder re-acquires the GIL to call f, so waiting for the lock while holding
+    // the GIL would deadlock.
+    py::gil_scoped_release nogil;
+    std::lock_guard<std::mutex> lock(s.mutex);
+    Strategy& strategy = s.get_strategy();
+    try {
+      s.study.optimize(strategy, objective, n_total, worker_id("optimize"), progress);
+    } catch (const StopRun&) {
+    }
+  }
+  if (raise_after) throw *raise_after;
+  return interrupted;
+}
+
+}  // namespace
+
+void init_studies(py::module_& m) {
+  py::class_<Trial>(m, "Trial", "One trial of a study: id, x (point), value, state, reason (failed), worker, times.")
+      .def_readonly("id", &Trial::id)
+      .def_property_readonly("x", [](const Trial& t) { return from_vec(t.x); })
+      .def_readonly("value", &Trial::value)
+      .def_property_readonly("state", [](const Trial& t) { return to_string(t.state); })
+      .def_readonly("reason", &Trial::reason)
+      .def_readonly("worker", &Trial::worker)
+      .def_readonly("created_at", &Trial::created_at)
+      .def_readonly("finished_at", &Trial::finished_at)
+      .def("__repr__", [](const Trial& t) {
+        std::string s = "Trial(id=" + std::to_string(t.id) + ", state=" + to_string(t.state);
+        if (t.value) s += ", value=" + py::repr(py::float_(*t.value)).cast<std::string>();
+        if (t.state == TrialState::Failed) s += ", reason=" + py::repr(py::str(t.reason)).cast<std::string>();
+        return s + ", x=" + py::repr(from_vec(t.x)).cast<std::string>() + ")";
+      });
+
+  py::class_<PyStudy>(m, "_Study")
+      .def(py::init(&open_study), py::arg("args"))
+      .def_property_readonly("name", [](const PyStudy& s) { return s.study.name(); })
+      .def_property_readonly("storage", [](const PyStudy& s) { return s.study.storage().url(); })
+      .def_property_readonly("minimize", [](const PyStudy& s) { return s.study.minimize(); })
+      .def_property_readonly("dim", [](const PyStudy& s) { return s.study.space()->dim(); })
+      .def_property_readonly("space", [](const PyStudy& s) { return json_to_py(s.study.record().space); })
+      .def_property_readonly("config", [](const PyStudy& s) { return json_to_py(s.study.record().config); })
+      .def_property_readonly("n_init", [](const PyStudy& s) { return s.study.strategy_config().n_init; })
+      .def_property_readonly("iters", [](const PyStudy& s) { return s.options.iters; })
+      .def_property_readonly("bounds", [](const PyStudy& s) {
+        const Box& b = s.study.space()->bounds();
+        Mat out(b.dim(), 2);
+        out.col(0) = b.lower;
+        out.col(1) = b.upper;
+        return from_mat(out);
+      })
+      .def("ask",
+           [](PyStudy& s) {
+             py::gil_scoped_release nogil;
+             std::lock_guard<std::mutex> lock(s.mutex);
+             Strategy& strategy = s.get_strategy();
+             return s.study.ask(strategy, worker_id("ask"));
+           })
+      .def("tell",
+           [](PyStudy& s, int id, double value) {
+             py::gil_scoped_release nogil;
+             return s.study.tell(id, value);
+           })
+      .def("fail",
+           [](PyStudy& s, int id, const std::string& reason) {
+             py::gil_scoped_release nogil;
+             return s.study.fail(id, reason);
+           })
+      .def("trials",
+           [](const PyStudy& s) {
+             py::gil_scoped_release nogil;
+             return s.study.trials();
+           })
+      .def("best",
+           [](const PyStudy& s) {
+             std::optional<Trial> b;
+             {
+               py::gil_scoped_release nogil;
+               b = s.study.best();
+             }
+             return trial_or_none(b);
+           })
+      .def("to_json", [](const PyStudy& s) { return json_to_py(s.study.to_json()); })
+      .def("strategy_info",
+           [](PyStudy& s) { return json_to_py(s.strategy ? s.strategy->last_info() : nlohmann::json::object()); })
+      .def("strategy_name", [](PyStudy& s) { return s.get_strategy().name(); })
+      .def("optimize", &optimize, py::arg("f"), py::arg("n_total"), py::arg("callback") = py::none());
+}
+
+}  // namespace kbo::python

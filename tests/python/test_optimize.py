@@ -1,0 +1,169 @@
+"""kbo.minimize / kbo.maximize: round trips, identity with `kbo optimize`, failing objectives, Ctrl-C."""
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import kbo
+
+
+def sphere(x):
+    return float(((x - 0.3) ** 2).sum())
+
+
+def test_minimize_round_trip():
+    res = kbo.minimize(sphere, [(-1, 1), (0, 2)], init=4, iters=6, seed=1)
+    assert len(res.trials) == 10 and res.X.shape == (10, 2) and res.values.shape == (10,)
+    assert res.states == ["complete"] * 10
+    # every recorded value is f at the recorded point, inside the bounds
+    np.testing.assert_array_equal(res.values, [sphere(x) for x in res.X])
+    assert np.all(res.X[:, 0] >= -1) and np.all(res.X[:, 0] <= 1) and np.all(res.X[:, 1] >= 0)
+    i = int(np.argmin(res.values))
+    assert res.best_trial == i and res.best_value == res.values[i]
+    np.testing.assert_array_equal(res.best_x, res.X[i])
+    np.testing.assert_array_equal(res.best_so_far(), np.minimum.accumulate(res.values))
+    assert res.to_dict()["n_complete"] == 10 and not res.interrupted
+
+
+def test_maximize_and_trials_as_dicts():
+    res = kbo.maximize(lambda x: -sphere(x), [(-1, 1), (0, 2)], init=3, iters=3, seed=2)
+    assert res.study.direction == "maximize"
+    assert res.best_value == res.values.max()
+    d = res.to_dict()
+    assert d["direction"] == "maximize" and [t["id"] for t in d["trials"]] == list(range(6))
+    assert [t["value"] for t in d["trials"]] == list(res.values)
+
+
+def test_objective_gets_a_float_array_of_the_space_dimension():
+    seen = []
+
+    def f(x):
+        seen.append((type(x), x.dtype, x.shape))
+        return 0.0
+
+    kbo.minimize(f, np.array([[0.0, 1.0]] * 3), init=2, iters=1, seed=0)
+    assert seen == [(np.ndarray, np.float64, (3,))] * 3
+
+
+def _cli_trials(out):
+    return np.array([t["x"] for t in out["trials"]]), np.array([t["value"] for t in out["trials"]])
+
+
+@pytest.mark.parametrize(
+    "problem,dim,kwargs,flags",
+    [
+        ("ackley-shifted", 6, {}, []),
+        ("branin", 2, dict(kernel="rbf", acq="ei", fit_restarts=1, beta=2.5),
+         ["--kernel", "rbf", "--acq", "ei", "--fit-restarts", "1", "--beta", "2.5"]),
+        ("rastrigin", 2, dict(invariance="signflip"), ["--invariance", "signflip"]),
+    ],
+)
+def test_same_trials_as_cli(run_cli, problem, dim, kwargs, flags):
+    """Same problem, options and seed => the very same trials as `kbo optimize --json`."""
+    p = kbo.problem(problem, dim)
+    res = kbo.minimize(p, init=3, iters=4, seed=11, **kwargs)
+    out = run_cli("optimize", "--problem", problem, "--dim", dim, "--init", 3, "--iters", 4, "--seed", 11, "--json",
+                  *flags)
+    X, y = _cli_trials(out)
+    np.testing.assert_array_equal(res.X, X)
+    np.testing.assert_array_equal(res.values, y)
+    assert res.best_value == out["best_value"]
+
+
+def test_python_objective_same_trials_as_cli_problem(run_cli):
+    """A pure-Python objective returning the same numbers as the built-in problem gives the same study."""
+    branin = kbo.problem("branin")
+    res = kbo.minimize(lambda x: branin(x), [(-5, 10), (0, 15)], init=3, iters=3, seed=4)
+    out = run_cli("optimize", "--problem", "branin", "--init", 3, "--iters", 3, "--seed", 4, "--json")
+    X, y = _cli_trials(out)
+    np.testing.assert_array_equal(res.X, X)
+    np.testing.assert_array_equal(res.values, y)
+
+
+def test_set_space_round_trip():
+    # a set of 3 points in [0, 1]: the objective is invariant under reordering the elements
+    res = kbo.minimize(lambda x: float(np.sum((np.sort(x) - [0.2, 0.5, 0.8]) ** 2)), [(0, 1)], space="set",
+                       set_size=3, init=4, iters=3, seed=0)
+    assert res.X.shape == (7, 3) and res.study.space["type"] == "set"
+
+
+def test_objective_failures_mark_trials_failed_and_the_run_goes_on():
+    calls = []
+
+    def f(x):
+        calls.append(x)
+        n = len(calls)
+        if n == 2:
+            raise ValueError("bad point")
+        if n == 3:
+            return None
+        if n == 4:
+            return float("nan")
+        return sphere(x)
+
+    res = kbo.minimize(f, [(0, 1)], init=3, iters=4, seed=0)
+    assert len(calls) == 7 and len(res.trials) == 7
+    by_id = {t.id: t for t in res.trials}
+    assert by_id[1].state == "failed" and by_id[1].reason == "ValueError: bad point"
+    assert by_id[2].state == "failed" and by_id[2].reason == "objective returned NoneType (expected a number)"
+    assert by_id[3].state == "failed" and "non-finite" in by_id[3].reason
+    assert [t.state for t in res.trials].count("complete") == 4
+    assert np.isnan(res.values[1]) and res.best_value == np.nanmin(res.values)
+
+
+def test_keyboard_interrupt_keeps_completed_trials():
+    calls = []
+
+    def f(x):
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return sphere(x)
+
+    with pytest.warns(RuntimeWarning, match="interrupted"):
+        res = kbo.minimize(f, [(0, 1), (0, 1)], init=2, iters=10, seed=0)
+    assert res.interrupted and len(calls) == 4
+    assert res.states == ["complete"] * 3 + ["failed"]
+    assert res.trials[3].reason == "interrupted (KeyboardInterrupt)"
+
+
+def test_callback_sees_every_trial_and_its_exception_propagates():
+    seen = []
+    kbo.minimize(sphere, [(0, 1)], init=2, iters=2, seed=0,
+                 callback=lambda t, done, total, best: seen.append((t.id, done, total, best.id)))
+    assert [s[:3] for s in seen] == [(0, 1, 4), (1, 2, 4), (2, 3, 4), (3, 4, 4)]
+
+    def bad(t, *_):
+        if t.id == 1:
+            raise RuntimeError("stop here")
+
+    study = kbo.Study(bounds=[(0, 1)], init=2)
+    with pytest.raises(RuntimeError, match="stop here"):
+        study.optimize(sphere, 5, callback=bad)
+    assert [t.state for t in study.trials] == ["complete", "complete"]
+
+
+def test_sigint_between_trials_stops_cleanly(tmp_path, run_cli):
+    """A real Ctrl-C (SIGINT) while C++ works: the process returns the finished trials, none is pending."""
+    db = tmp_path / "s.db"
+    script = textwrap.dedent(f"""
+        import os, signal, sys, warnings
+        import kbo
+        warnings.simplefilter("ignore")
+        p = kbo.problem("hartmann6")
+        def cb(t, done, total, best):
+            if done == 4:
+                os.kill(os.getpid(), signal.SIGINT)   # as if Ctrl-C were pressed now
+        res = kbo.minimize(p, init=3, iters=50, seed=0, storage="sqlite:{db}", study="s", callback=cb)
+        print(res.interrupted, len(res.trials))
+    """)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "4"]
+    shown = run_cli("show", "--storage", f"sqlite:{db}", "--study", "s", "--json")
+    assert shown["n_complete"] == 4 and shown["n_pending"] == 0
