@@ -33,4 +33,6 @@ class CMakeBuild(build_ext):
         shutil.copyfile(built, target)
 
 
-setup(ext_modules=[CMakeExtension("kbo._kbo")], cmdclass={"build_ext": CMakeBuild})
+# setuptools' own scratch space: not build/ (the README's CMake build directory).
+setup(ext_modules=[CMakeExtension("kbo._kbo")], cmdclass={"build_ext": CMakeBuild},
+      options={"build": {"build_base": "build-pip"}})
