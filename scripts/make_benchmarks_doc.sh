@@ -16,14 +16,15 @@ so; ratios are always measured within one run.
 
 Sections: [GP engine](#gp-engine-issue-2) · [acquisition optimisers](#acquisition-optimisers) ·
 [BO loop](#bo-engine-quality-vs-random-search-and-time-per-iteration-issue-3) · invariance (issue 4) ·
-sets (issue 5) · A-GP-UCB (issue 6) · KFO (issue 7).
+sets (issue 5) · A-GP-UCB (issue 6) · KFO (issue 7) · Python module (issue 8) · workers and batch
+suggestions (issue 9).
 
 HEAD
-  for section in gp optimize bo invariance sets adaptive kfo; do
+  for section in gp optimize bo invariance sets adaptive kfo python workers parallel; do
     f=docs/bench/$section.md
     [ -f "$f" ] || continue
     # Section files use "## " for their title; relative links inside them are relative to docs/bench/.
-    sed -e '1s/^# /## /' -e 's|](\([a-z_]*\)/|](bench/\1/|g' "$f"
+    sed -e '1s/^# /## /' -e 's|](\([a-z_-]*\)/|](bench/\1/|g' "$f"
     printf '\n---\n\n'
   done
 } > "$out"

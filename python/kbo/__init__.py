@@ -197,7 +197,7 @@ def _trial_id(trial: Union[Trial, int]) -> int:
     raise ValueError(f"trial must be a kbo.Trial or a trial id (got {type(trial).__name__})")
 
 
-_DEFAULTS = dict(kernel="matern52", acq="ucb", init=5, iters=50, seed=0, invariant_kernel="max", strategy="gpucb")
+_DEFAULTS = dict(kernel="matern52", acq="ucb", init=5, iters=50, seed=0, invariant_kernel="max", strategy="gpucb")  # after the "standard" alias
 
 
 def _run(direction: str, f: Callable[[np.ndarray], float], bounds: Any, kernel: str, acq: str, init: int,
@@ -211,6 +211,8 @@ def _run(direction: str, f: Callable[[np.ndarray], float], bounds: Any, kernel: 
         if not isinstance(f, Problem):
             raise ValueError("bounds are needed: a (D, 2) array of [lower, upper] rows (or pass a kbo.Problem as f)")
         problem_arg = f
+    # "standard" (issue 8's name for the plain GP-BO step) is the CLI's "gpucb".
+    strategy = "gpucb" if strategy == "standard" else strategy
     named = dict(kernel=kernel, acq=acq, init=init, iters=iters, seed=seed, invariance=invariance,
                  invariant_kernel=invariant_kernel, space=space, strategy=strategy)
     if "config" in options:
@@ -225,13 +227,13 @@ def _run(direction: str, f: Callable[[np.ndarray], float], bounds: Any, kernel: 
 def minimize(f: Callable[[np.ndarray], float], bounds: Any = None, *, kernel: str = "matern52", acq: str = "ucb",
              init: int = 5, iters: int = 50, seed: int = 0, storage: Any = None, study: Optional[str] = None,
              invariance: Optional[str] = None, invariant_kernel: str = "max", space: Optional[str] = None,
-             strategy: str = "gpucb", callback: Optional[Callback] = None, **options: Any) -> Result:
+             strategy: str = "standard", callback: Optional[Callback] = None, **options: Any) -> Result:
     """Minimises f over the box `bounds` with Bayesian optimisation: init Sobol points, then iters BO steps.
 
     f: callable taking a 1-d float array of length D, returning a number (a kbo.Problem works too, and
     then bounds may be omitted). bounds: (D, 2) array-like of [lower, upper] rows (space="set": the box of
     ONE element, with set_size=M; points are then flat arrays of M * d). kernel: rbf | matern12 | matern32 |
-    matern52. acq: ucb | ei | pi. strategy: gpucb | agpucb | random. invariance: the group f is invariant
+    matern52. acq: ucb | ei | pi. strategy: standard (= gpucb) | agpucb | random. invariance: the group f is invariant
     under (permutation, signflip, cyclic, ...; None = none), invariant_kernel: max | average. storage:
     None (memory) or "sqlite:PATH" with study=NAME: persisted and shared with the CLI; re-running resumes.
     callback(trial, finished, total, best) after every trial. Any other `kbo optimize` option by keyword
@@ -246,7 +248,7 @@ def minimize(f: Callable[[np.ndarray], float], bounds: Any = None, *, kernel: st
 def maximize(f: Callable[[np.ndarray], float], bounds: Any = None, *, kernel: str = "matern52", acq: str = "ucb",
              init: int = 5, iters: int = 50, seed: int = 0, storage: Any = None, study: Optional[str] = None,
              invariance: Optional[str] = None, invariant_kernel: str = "max", space: Optional[str] = None,
-             strategy: str = "gpucb", callback: Optional[Callback] = None, **options: Any) -> Result:
+             strategy: str = "standard", callback: Optional[Callback] = None, **options: Any) -> Result:
     """As kbo.minimize, maximising f (`kbo optimize --maximize`)."""
     return _run("maximize", f, bounds, kernel, acq, init, iters, seed, storage, study, invariance, invariant_kernel,
                 space, strategy, callback, options)
