@@ -35,6 +35,16 @@ class Kernel {
   /// g_p = Σ_ij W_ij ∂K_ij/∂θ_p for a symmetric W. The default builds gram_gradients(); stationary
   /// kernels override it to avoid materialising P matrices.
   virtual Vec gram_gradient_contract(const Mat& X, const Mat& W) const;
+  // ---- fused likelihood path (optional; the GP's hot loop) ----
+  /// In one pass over the pairs i ≥ j: the lower triangle (with the diagonal) of K(X, X) + shift·I into
+  /// K, and kernel-private per-pair data into the lower triangle of aux (both resized to n x n; their
+  /// strict upper triangles are left unspecified). Returns false (the default) when the kernel has no
+  /// fused path; the GP then uses gram() and gram_gradient_contract().
+  virtual bool gram_lower_fused(const Mat& /*X*/, double /*shift*/, Mat& /*K*/, Mat& /*aux*/) const { return false; }
+  /// For a symmetric S given by its lower triangle and aux as gram_lower_fused left it (same X and
+  /// hyperparameters): g_p = Σ_ij W_ij ∂K_ij/∂θ_p with W = a aᵀ − S — the likelihood gradient's
+  /// ααᵀ − K⁻¹ — without forming W or any ∂K/∂θ_p. Only called after gram_lower_fused returned true.
+  virtual Vec gradient_contract_fused(const Mat& X, const Mat& S, const Vec& a, const Mat& aux) const;
   /// ∂k(x, X_j)/∂x as a D x n matrix (column j is the gradient of k(x, X_j)).
   virtual Mat cross_grad_x(const Vec& x, const Mat& X) const = 0;
   /// ∂k(x, x)/∂x (zero for stationary kernels, the default).

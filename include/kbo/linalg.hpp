@@ -37,6 +37,15 @@ class Cholesky {
   double jitter_ = 0.0;
 };
 
+/// Building blocks for hot loops that manage their own buffers (the GP's fused likelihood path).
+/// Lower Cholesky factor of A in place, reading and writing only the lower triangle (the strict upper
+/// triangle is left as it was); false if A is not numerically positive definite. No jitter: on false,
+/// callers fall back to Cholesky, which escalates it.
+bool cholesky_lower_in_place(Mat& A);
+/// With a lower Cholesky factor L in the lower triangle of A: overwrites that triangle with the lower
+/// triangle of (L Lᵀ)⁻¹ (LAPACK potri); the strict upper triangle is left as it was.
+void cholesky_inverse_lower_in_place(Mat& A);
+
 struct SymmetricEigen {
   Vec values;   // ascending
   Mat vectors;  // columns

@@ -19,4 +19,11 @@ Vec Kernel::gram_gradient_contract(const Mat& X, const Mat& W) const {
   return g;
 }
 
+Vec Kernel::gradient_contract_fused(const Mat& X, const Mat& S, const Vec& a, const Mat& /*aux*/) const {
+  // Reference implementation for kernels that override gram_lower_fused but not this.
+  Mat W = a * a.transpose();
+  W -= S.selfadjointView<Eigen::Lower>().toDenseMatrix();
+  return gram_gradient_contract(X, W);
+}
+
 }  // namespace kbo

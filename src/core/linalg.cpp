@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "linalg_small.hpp"
+
 #ifdef KBO_HAVE_LAPACK
 // LAPACK (OpenBLAS): blocked, multi-threaded potrf/potri are 2-3x faster than Eigen's generic paths
 // for the n = 100..1000 matrices of GP fitting.
@@ -18,20 +20,59 @@ int openblas_get_num_threads(void);
 namespace kbo {
 
 namespace {
-// Lower Cholesky factor of A in place; false if A is not numerically positive definite.
-bool factor_lower(Mat& A) {
+// Below this size (and with AVX2+FMA) the plain-loop kernels of linalg_small_avx2.cpp beat OpenBLAS.
+constexpr Eigen::Index kSmallMax = 96;
+bool small_kernels() {
+  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return ok;
+}
+}  // namespace
+
+bool cholesky_lower_in_place(Mat& A) {
+  if (A.rows() != A.cols()) throw NumericalError("Cholesky: matrix is not square");
+  if (A.rows() > 0 && A.rows() <= kSmallMax && small_kernels())
+    return linalg_detail::small_cholesky_avx2(static_cast<long>(A.rows()), A.data());
 #ifdef KBO_HAVE_LAPACK
   if (A.rows() >= 64) {
     const int n = static_cast<int>(A.rows());
     int info = 0;
     dpotrf_("L", &n, A.data(), &n, &info);
-    if (info != 0) return false;
-    A.triangularView<Eigen::StrictlyUpper>().setZero();
-    return true;
+    return info == 0;
   }
 #endif
-  Eigen::LLT<Eigen::Ref<Mat>> llt(A);
-  if (llt.info() != Eigen::Success) return false;
+  // Eigen's in-place LLT reads and writes the lower triangle only.
+  Eigen::LLT<Eigen::Ref<Mat>, Eigen::Lower> llt(A);
+  return llt.info() == Eigen::Success;
+}
+
+void cholesky_inverse_lower_in_place(Mat& A) {
+  const Eigen::Index n = A.rows();
+  if (n > 0 && n <= kSmallMax && small_kernels()) {
+    Mat work(n, n);
+    linalg_detail::small_cholesky_inverse_avx2(static_cast<long>(n), A.data(), work.data());
+    return;
+  }
+#ifdef KBO_HAVE_LAPACK
+  if (n >= 64) {
+    const int ni = static_cast<int>(n);
+    int info = 0;
+    dpotri_("L", &ni, A.data(), &ni, &info);
+    if (info != 0) throw NumericalError("Cholesky inverse: singular factor");
+    return;
+  }
+#endif
+  // Small n: L⁻¹ by a triangular solve, then the lower triangle of L⁻ᵀL⁻¹ by a rank update.
+  Mat Linv = Mat::Identity(n, n);
+  A.triangularView<Eigen::Lower>().solveInPlace(Linv);
+  Mat inv = Mat::Zero(n, n);
+  inv.selfadjointView<Eigen::Lower>().rankUpdate(Linv.transpose());
+  A.triangularView<Eigen::Lower>() = inv;
+}
+
+namespace {
+// Lower Cholesky factor of A in place with a zeroed strict upper triangle.
+bool factor_lower(Mat& A) {
+  if (!cholesky_lower_in_place(A)) return false;
   A.triangularView<Eigen::StrictlyUpper>().setZero();
   return true;
 }

@@ -1,14 +1,44 @@
 #include "kbo/kernels/stationary.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <sstream>
+#include <vector>
+
+#include "stationary_pass.hpp"
 
 namespace kbo {
 
 namespace {
 constexpr double kSqrt3 = 1.7320508075688772;
 constexpr double kSqrt5 = 2.2360679774997896;
+
+namespace sd = stationary_detail;
+static_assert(static_cast<int>(StationaryType::RBF) == static_cast<int>(sd::Profile::RBF) &&
+              static_cast<int>(StationaryType::Matern12) == static_cast<int>(sd::Profile::Matern12) &&
+              static_cast<int>(StationaryType::Matern32) == static_cast<int>(sd::Profile::Matern32) &&
+              static_cast<int>(StationaryType::Matern52) == static_cast<int>(sd::Profile::Matern52));
+
+// Up to this many dimensions, cross() computes distances from exact differences instead of a GEMM.
+constexpr int kDirectMaxDim = 16;
+
+std::atomic<bool> g_simd_allowed{true};
+bool cpu_has_avx2_fma() {
+  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return ok;
+}
+bool use_avx2() { return g_simd_allowed.load(std::memory_order_relaxed) && cpu_has_avx2_fma(); }
+// σ² φ in place over a contiguous array of squared scaled distances.
+void profile_in_place(StationaryType t, double variance, Mat& r2) {
+  if (use_avx2())
+    sd::profile_pass_avx2(static_cast<int>(t), static_cast<long>(r2.size()), variance, r2.data());
+  else
+    sd::profile_pass_generic(static_cast<int>(t), static_cast<long>(r2.size()), variance, r2.data());
+}
 }  // namespace
+
+void set_stationary_simd(bool allowed) { g_simd_allowed.store(allowed); }
+bool stationary_simd_active() { return use_avx2(); }
 
 StationaryType parse_stationary_type(const std::string& name) {
   if (name == "rbf" || name == "se" || name == "sqexp") return StationaryType::RBF;
@@ -179,9 +209,93 @@ Mat StationaryKernel::scaled_sq_dist(const Mat& X, const Mat& Y) const {
 }
 
 Mat StationaryKernel::cross(const Mat& X, const Mat& Y) const {
-  Mat r2 = scaled_sq_dist(X, Y);
-  if (&X == &Y) r2.diagonal().setZero();
-  return variance_ * profile_from_sq(r2);
+  if (dim_ > kDirectMaxDim) {  // many dimensions: distances through one GEMM
+    Mat r2 = scaled_sq_dist(X, Y);
+    if (&X == &Y) r2.diagonal().setZero();
+    profile_in_place(type_, variance_, r2);
+    return r2;
+  }
+  if (X.cols() != dim_ || Y.cols() != dim_)
+    throw InputError("kernel: points have " + std::to_string(X.cols() == dim_ ? Y.cols() : X.cols()) +
+                     " coordinates, the kernel expects " + std::to_string(dim_));
+  // Few dimensions: exact differences, one output column at a time along the longer side (a GEMM with
+  // an inner dimension of D ≤ 16 is mostly packing overhead).
+  const Mat A = scaled(X), B = scaled(Y);
+  auto pass = use_avx2() ? sd::cross_pass_avx2 : sd::cross_pass_generic;
+  if (X.rows() >= Y.rows()) {
+    Mat out(X.rows(), Y.rows());
+    pass(static_cast<int>(type_), static_cast<long>(X.rows()), static_cast<long>(Y.rows()), dim_, A.data(), B.data(),
+         variance_, out.data());
+    return out;
+  }
+  Mat outT(Y.rows(), X.rows());
+  pass(static_cast<int>(type_), static_cast<long>(Y.rows()), static_cast<long>(X.rows()), dim_, B.data(), A.data(),
+       variance_, outT.data());
+  return outT.transpose();
+}
+
+Mat StationaryKernel::scaled(const Mat& X) const {
+  return ard_ ? Mat(X * lengthscales_.cwiseInverse().asDiagonal()) : Mat(X / lengthscales_[0]);
+}
+
+Mat StationaryKernel::gram(const Mat& X) const {
+  Mat K, aux;
+  if (!gram_lower_fused(X, 0.0, K, aux)) return cross(X, X);
+  K.triangularView<Eigen::StrictlyUpper>() = K.transpose();
+  return K;
+}
+
+bool StationaryKernel::gram_lower_fused(const Mat& X, double shift, Mat& K, Mat& aux) const {
+  if (X.cols() != dim_)
+    throw InputError("kernel: points have " + std::to_string(X.cols()) + " coordinates, the kernel expects " +
+                     std::to_string(dim_));
+  if (dim_ > 64) return false;
+  const Eigen::Index n = X.rows();
+  const Mat A = scaled(X);
+  K.resize(n, n);
+  aux.resize(n, n);
+  std::vector<double> work(2 * static_cast<size_t>(n) + 1);
+  sd::PassArgs a{};
+  a.type = static_cast<int>(type_);
+  a.n = static_cast<long>(n);
+  a.d = dim_;
+  a.A = A.data();
+  a.variance = variance_;
+  a.shift = shift;
+  a.K = K.data();
+  a.E = aux.data();
+  a.work = work.data();
+  if (use_avx2())
+    sd::gram_pass_avx2(a);
+  else
+    sd::gram_pass_generic(a);
+  return true;
+}
+
+Vec StationaryKernel::gradient_contract_fused(const Mat& X, const Mat& S, const Vec& alpha, const Mat& aux) const {
+  const Eigen::Index n = X.rows();
+  if (X.cols() != dim_ || S.rows() != n || S.cols() != n || aux.rows() != n || aux.cols() != n || alpha.size() != n)
+    throw InputError("kernel: fused gradient contraction with inconsistent sizes");
+  const Mat A = scaled(X);
+  Vec g(lengthscales_.size() + 1);
+  std::vector<double> work(2 * static_cast<size_t>(n) + 1);
+  sd::PassArgs a{};
+  a.type = static_cast<int>(type_);
+  a.n = static_cast<long>(n);
+  a.d = dim_;
+  a.A = A.data();
+  a.variance = variance_;
+  a.E = const_cast<double*>(aux.data());  // read only in the contraction
+  a.S = S.data();
+  a.alpha = alpha.data();
+  a.ard = ard_;
+  a.g = g.data();
+  a.work = work.data();
+  if (use_avx2())
+    sd::contract_pass_avx2(a);
+  else
+    sd::contract_pass_generic(a);
+  return g;
 }
 
 std::vector<Mat> StationaryKernel::gram_gradients(const Mat& X) const {

@@ -24,10 +24,17 @@ class StationaryKernel : public Kernel {
   std::vector<std::string> param_names() const override;
 
   Mat cross(const Mat& X, const Mat& Y) const override;
+  /// From exact coordinate differences (not the ‖x‖²+‖y‖²−2x·y expansion cross() uses), so that it
+  /// equals the fused likelihood path bit for bit and coincident points get r = 0 exactly.
+  Mat gram(const Mat& X) const override;
   Vec diag(const Mat& X) const override { return Vec::Constant(X.rows(), variance_); }
   std::vector<Mat> gram_gradients(const Mat& X) const override;
   Vec gram_gradient_contract(const Mat& X, const Mat& W) const override;
   Mat cross_grad_x(const Vec& x, const Mat& Y) const override;
+  /// Fused likelihood path: one pass for K and aux = σ² e^{−s} (the exponential part of φ), one pass
+  /// for all lengthscale and variance gradients (see Kernel); none for dimension > 64.
+  bool gram_lower_fused(const Mat& X, double shift, Mat& K, Mat& aux) const override;
+  Vec gradient_contract_fused(const Mat& X, const Mat& S, const Vec& a, const Mat& aux) const override;
 
   /// φ(r) and dφ/dr for the type (no variance).
   double profile(double r) const;
@@ -47,12 +54,20 @@ class StationaryKernel : public Kernel {
   Mat scaled_sq_dist(const Mat& X, const Mat& Y) const;
 
  private:
+  Mat scaled(const Mat& X) const;  // X with column d divided by its lengthscale
+
   StationaryType type_;
   int dim_;
   bool ard_;
   Vec lengthscales_;
   double variance_;
 };
+
+/// The per-pair loops of stationary kernels (gram, cross, the fused likelihood path) run an AVX2+FMA
+/// build when the CPU has it. set_stationary_simd(false) forces the portable build (tests compare the
+/// two); stationary_simd_active() says which one runs.
+void set_stationary_simd(bool allowed);
+bool stationary_simd_active();
 
 /// Convenience: make_kernel("matern52", dim, ard) etc.
 KernelPtr make_stationary(const std::string& name, int dim, bool ard, double lengthscale = 1.0,
