@@ -85,6 +85,8 @@ ExperimentOptions experiment_options(const KfoBenchOptions& b, std::uint64_t see
   o.max_search_points = b.max_search_points;
   o.cv_folds = b.cv_folds;
   o.start_from_baseline = b.start_from_baseline;
+  o.gp_psd = parse_gp_psd(b.gp_psd);
+  o.gp_map = b.gp_map;
   o.seed = seed;
   return o;
 }
@@ -159,7 +161,7 @@ nlohmann::json run_synthetic(const KfoBenchOptions& b, std::ostream& log, std::s
       std::unique_ptr<GP> best_gp;
       std::map<std::string, std::unique_ptr<GP>> gps;
       for (const char* name : {"rbf", "matern32", "mkl"}) {
-        GP gp = fit_gp(make_gp_baseline(name, 1), X, y, 10, run);
+        GP gp = fit_gp(make_gp_baseline(name, 1), X, y, 10, run, o.gp_map);
         lml[name].push_back(gp.log_marginal_likelihood());
         if (gp.log_marginal_likelihood() > best_base) {
           best_base = gp.log_marginal_likelihood();
@@ -169,7 +171,7 @@ nlohmann::json run_synthetic(const KfoBenchOptions& b, std::ostream& log, std::s
       }
       KernelPtr base = b.start_from_baseline ? best_gp->kernel().clone() : nullptr;
       const LearnedKernel lk = learn_gp_kernel(X, y, o, base.get(), best_gp->noise_variance());
-      GP gp = fit_gp(make_functional_kernel(lk, o, base.get()), X, y, 10, run);
+      GP gp = fit_gp(make_functional_kernel(lk, o, base.get()), X, y, 10, run, o.gp_map);
       const double kfo = std::max(gp.log_marginal_likelihood(), lk.train_score);
       lml["kfo"].push_back(kfo);
       kfo_wins += kfo >= best_base - 1e-9;
@@ -309,7 +311,7 @@ nlohmann::json run_gp(const KfoBenchOptions& b, const std::string& data_dir, std
     if (!selected(b.gp_datasets, p.file) && !selected(b.gp_datasets, p.name)) continue;
     if (!std::filesystem::exists(path)) continue;
     const Dataset d = cap_rows(load_csv(path), b.max_rows, b.seed + 78);
-    std::map<std::string, std::vector<double>> nll, secs;
+    std::map<std::string, std::vector<double>> nll, secs, worst, noise;
     for (int s = 0; s < b.splits; ++s) {
       const Split split = random_split(static_cast<int>(d.X.rows()), 0.2, b.seed * 100 + s);
       Mat Xtr = take_rows(d.X, split.train), Xte = take_rows(d.X, split.test);
@@ -320,12 +322,17 @@ nlohmann::json run_gp(const KfoBenchOptions& b, const std::string& data_dir, std
       for (const auto& r : res) {
         nll[r.name].push_back(r.test_metric);
         secs[r.name].push_back(r.time_s);
+        worst[r.name].push_back(r.worst_point_nll);
+        noise[r.name].push_back(r.gp ? r.gp->noise_variance() : 0.0);
       }
       log << "  " << p.name << " split " << s << ":";
-      for (const auto& r : res) log << " " << r.name << " " << r.test_metric;
+      for (const auto& r : res)
+        log << " " << r.name << " " << r.test_metric << " (worst point " << r.worst_point_nll << ", noise "
+            << (r.gp ? r.gp->noise_variance() : 0.0) << ")";
       log << "\n";
     }
-    J[p.name] = {{"file", p.file}, {"n", d.X.rows()}, {"dim", d.X.cols()}, {"test_nll", nll}, {"time_s", secs}};
+    J[p.name] = {{"file", p.file}, {"n", d.X.rows()}, {"dim", d.X.cols()}, {"test_nll", nll}, {"time_s", secs},
+                 {"worst_point_nll", worst}, {"noise_variance_standardised", noise}};
     md += "| " + std::string(p.name) + " | " + std::to_string(d.X.rows()) + " × " + std::to_string(d.X.cols()) + " | " +
           fmt(nll["kfo"]) + " | " + fmt(nll["rbf"]) + " | " + fmt(nll["matern32"]) + " | " + fmt(nll["mkl"]) + " | " + p.kfo +
           " | " + p.rbf + " | " + p.ard + " |\n";
@@ -342,7 +349,8 @@ nlohmann::json run_kfo_bench(const KfoBenchOptions& b, std::ostream& log) {
   J["options"] = {{"runs", b.runs}, {"splits", b.splits}, {"max_rows", b.max_rows}, {"subspaces", b.subspaces},
                   {"iterations", b.iterations}, {"outer_init", b.outer_init}, {"outer_iterations", b.outer_iterations},
                   {"max_search_points", b.max_search_points}, {"cv_folds", b.cv_folds},
-                  {"start_from_baseline", b.start_from_baseline}, {"seed", b.seed}};
+                  {"start_from_baseline", b.start_from_baseline}, {"gp_psd", b.gp_psd},
+                  {"gp_map", b.gp_map}, {"seed", b.seed}};
   std::string md;
   for (const auto& part : b.parts) {
     const auto t0 = Clock::now();

@@ -24,6 +24,8 @@ struct KfoBenchOptions {
   int max_search_points = 200;              // training points the search objectives use
   int cv_folds = 5;
   bool start_from_baseline = false;         // regression/synthetic: kbo extension (paper: K# = 0)
+  std::string gp_psd = "alpha-clip";        // alpha-clip | flip | none (GP tasks)
+  bool gp_map = true;                       // GP fits: MAP with kbo's default priors (false: plain ML-II)
   std::uint64_t seed = 0;
 };
 

@@ -11,25 +11,30 @@
 #include "kbo/csv.hpp"
 #include "kbo/gp.hpp"
 #include "kbo/kernels/stationary.hpp"
+#include "kbo/kfo/kernel_io.hpp"
 
 namespace {
 
 int run_gp(int argc, char** argv) {
   CLI::App app{"Fit a Gaussian process on CSV data (last column = target) and predict at test rows"};
-  std::string train, test, kernel = "matern52";
+  std::string train, test, kernel = "matern52", kernel_file;
   std::optional<double> lengthscale, variance, noise;
   int restarts = 5, polish = 0;
   bool ard = false, map = false, no_normalize = false, json = false;
   std::uint64_t seed = 0;
   app.add_option("--train", train, "training CSV (features..., target)")->required();
   app.add_option("--test", test, "test CSV (features, optionally with a target column: then RMSE is reported)");
-  app.add_option("--kernel", kernel, "rbf | matern12 | matern32 | matern52")->capture_default_str();
-  app.add_option("--lengthscale", lengthscale, "fix the lengthscale (all dimensions)");
+  auto* kernel_opt = app.add_option("--kernel", kernel, "rbf | matern12 | matern32 | matern52")->capture_default_str();
+  auto* ls_opt = app.add_option("--lengthscale", lengthscale, "fix the lengthscale (all dimensions)");
+  // A kernel learned by `kbo kfo --save-kernel` (JSON): used as is on the raw features; --variance fixes its
+  // variance, otherwise it is fitted with the noise as for the other kernels.
+  auto* kf_opt = app.add_option("--kernel-file", kernel_file, "kernel JSON written by `kbo kfo --save-kernel`");
+  kf_opt->excludes(kernel_opt)->excludes(ls_opt);
   app.add_option("--variance", variance, "fix the signal variance");
   app.add_option("--noise", noise, "fix the noise variance");
   app.add_option("--restarts", restarts, "random restarts of the ML-II fit")->capture_default_str();
   app.add_option("--polish", polish, "best starting points polished by L-BFGS (0 = automatic: 3 below 200 rows, else 1)")->capture_default_str();
-  app.add_flag("--ard", ard, "one lengthscale per input dimension");
+  app.add_flag("--ard", ard, "one lengthscale per input dimension")->excludes(kf_opt);
   app.add_flag("--map", map, "MAP with the default priors instead of ML-II");
   app.add_flag("--no-normalize", no_normalize, "raw targets, zero prior mean (no standardisation)");
   app.add_option("--seed", seed, "seed of the random restarts");
@@ -61,7 +66,18 @@ int run_gp(int argc, char** argv) {
   }
 
   const int dim = static_cast<int>(X.cols());
-  auto k = kbo::make_stationary(kernel, dim, ard, lengthscale.value_or(1.0), variance.value_or(1.0));
+  kbo::KernelPtr k;
+  if (!kernel_file.empty()) {
+    k = kbo::kfo::load_kernel_file(kernel_file);
+    const auto pn = k->param_names();
+    if (pn.size() != 1 || pn[0] != "variance")
+      throw kbo::InputError("--kernel-file: expected a kernel with one hyperparameter 'variance'");
+    if (variance) k->set_log_params(kbo::Vec::Constant(1, std::log(*variance)));
+    // Fail early (and name the problem) when the data has another number of features than the kernel.
+    k->diag(X.topRows(1));
+  } else {
+    k = kbo::make_stationary(kernel, dim, ard, lengthscale.value_or(1.0), variance.value_or(1.0));
+  }
   auto t0 = std::chrono::steady_clock::now();
   kbo::GP gp(std::move(k), noise.value_or(1e-2), !no_normalize, !noise.has_value());
   gp.set_data(X, y);

@@ -19,7 +19,8 @@ using kbo::Vec;
 int run_kfo(int argc, char** argv) {
   CLI::App app{"Learn a kernel with KFO on CSV data (last column = target; features scaled to [0,1] on the training "
                "part) and report held-out performance against SE, Matérn-3/2, MKL (and libsvm RBF-SVM)"};
-  std::string data, task_name, convention = "paper", svm_fix = "clip", save_kernel;
+  std::string data, task_name, convention = "paper", svm_fix = "clip", gp_psd = "alpha-clip", save_kernel;
+  bool ml_ii = false;
   double test_fraction = 0.2;
   std::uint64_t seed = 0;
   bool json = false, no_tune = false, reset_gp = false, start_from_baseline = false;
@@ -46,9 +47,13 @@ int run_kfo(int argc, char** argv) {
   app.add_option("--outer-iterations", o.outer.iterations, "outer BO steps")->capture_default_str();
   app.add_option("--cv-folds", o.cv_folds, "SVM cross-validation folds on the training part")->capture_default_str();
   app.add_option("--svm-fix", svm_fix, "clip | flip | none (Kreĭn → PSD for the SVM Gram)")->capture_default_str();
+  app.add_option("--gp-psd", gp_psd, "alpha-clip | flip | none (Kreĭn → PSD for the GP kernel; flip = the authors' "
+                 "regression code)")->capture_default_str();
+  app.add_flag("--ml-ii", ml_ii, "plain ML-II GP fits (default: MAP with kbo's default priors, see docs/bench/kfo.md)");
   app.add_flag("--start-from-baseline", start_from_baseline, "regression: start the search at the best baseline kernel");
   app.add_option("--max-search-points", o.max_search_points, "training points used by the search objective")->capture_default_str();
-  app.add_option("--save-kernel", save_kernel, "write the learned kernel (grid distances, weights α, Θ) as JSON");
+  app.add_option("--save-kernel", save_kernel, "write the learned kernel as JSON (loadable by `kbo gp --kernel-file`; "
+                 "acts on raw features: the [0,1] scaling is stored in it)");
   kbo::cli::parse(app, argc, argv);
 
   const Task task = parse_task(task_name);
@@ -56,6 +61,8 @@ int run_kfo(int argc, char** argv) {
   else if (convention == "code") o.basis.convention = GridConvention::CodeCompat;
   else throw kbo::InputError("--convention must be paper or code (got '" + convention + "')");
   o.svm_fix = parse_spectrum_fix(svm_fix);
+  o.gp_psd = parse_gp_psd(gp_psd);
+  o.gp_map = !ml_ii;
   if (o.search.subspaces < 1 || o.search.iterations < 0 || o.search.basis_per_subspace < 1 || o.search.n_init_per_subspace < 1)
     throw kbo::InputError("--subspaces, --basis and --init must be >= 1 and --iterations >= 0");
   if (o.cv_folds < 2) throw kbo::InputError("--cv-folds must be >= 2");
@@ -70,37 +77,39 @@ int run_kfo(int argc, char** argv) {
   Dataset d = load_csv(data);
   const Split split = random_split(static_cast<int>(d.X.rows()), test_fraction, seed);
   Mat Xtr = take_rows(d.X, split.train), Xte = take_rows(d.X, split.test);
+  const InputScaling scaling = fit_input_scaling(Xtr);
   minmax_scale(Xtr, Xte);
+  std::pair<double, double> target_range{0.0, 1.0};
   std::vector<MethodResult> results;
   if (task == Task::Classification) {
     const Labels y = to_labels(d.y);
     results = run_classification(Xtr, take(y, split.train), Xte, take(y, split.test), o);
   } else {
     Vec ytr = take(d.y, split.train), yte = take(d.y, split.test);
-    minmax_scale(ytr, yte);  // targets to [0,1] on the training part (the authors scale targets too)
+    target_range = minmax_scale(ytr, yte);  // targets to [0,1] on the training part (the authors scale targets too)
     results = run_regression(Xtr, ytr, Xte, yte, o);
   }
-  if (!save_kernel.empty())
+  if (!save_kernel.empty()) {
+    const MethodResult* kfo = nullptr;
     for (const auto& r : results)
-      if (r.name == "kfo" && r.learned) {
-        const auto& k = *r.learned;
-        // K(x, x') = variance · (base + Σ_u weights_u κ(||x − x'||, distances_u)); rebuild with
-        // kbo::FunctionalKernel(distances, weights, {lambda_h, lengthscale}, psd, ...).
-        nlohmann::json kj = {{"type", "kfo_functional"},
-                             {"lambda_h", k.hyper().lambda_h},
-                             {"lengthscale", k.hyper().lengthscale},
-                             {"psd", k.psd() == kbo::FunctionalPsd::AlphaClip ? "alpha-clip" : "none"},
-                             {"variance", k.variance()},
-                             {"distances", std::vector<double>(k.distances().data(), k.distances().data() + k.distances().size())},
-                             {"weights", std::vector<double>(k.weights().data(), k.weights().data() + k.weights().size())},
-                             {"base", k.base() ? nlohmann::json(k.base()->describe()) : nlohmann::json()},
-                             {"task", task_name},
-                             {"note", task == Task::Classification ? "SVM Gram matrices are spectrum-clipped on the training part"
-                                                                   : "GP kernel; noise variance not included"}};
-        std::ofstream f(save_kernel);
-        if (!f) throw kbo::InputError("cannot write --save-kernel file '" + save_kernel + "'");
-        f << kj.dump(2) << "\n";
-      }
+      if (r.name == "kfo") kfo = &r;
+    if (!kfo || !kfo->learned) throw kbo::InputError("--save-kernel: no KFO kernel was learned");
+    nlohmann::json kj;
+    if (task == Task::Regression) {
+      // The fitted GP's kernel (variance included; spectrum flip when --gp-psd flip) on raw features.
+      kj = kernel_to_json(kfo->gp->kernel(), kfo->base_name, scaling, kfo->gp->noise_variance());
+      kj["target_range"] = {target_range.first, target_range.second};
+      kj["note"] = "GP kernel on raw features; noise_variance is in standardised-target units (kbo gp --noise)";
+    } else {
+      kj = kernel_to_json(*kfo->learned, "", scaling);
+      kj["note"] = "SVM: the raw functional; its Gram matrices are spectrum-fixed (--svm-fix) on the training part";
+    }
+    kj["task"] = task_name;
+    kj["gp_psd"] = to_string(o.gp_psd);
+    std::ofstream f(save_kernel);
+    if (!f) throw kbo::InputError("cannot write --save-kernel file '" + save_kernel + "'");
+    f << kj.dump(2) << "\n";
+  }
   const std::string metric = task == Task::Classification ? "test_error" : "test_nll";
   if (json) {
     nlohmann::json out;

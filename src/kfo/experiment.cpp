@@ -10,6 +10,7 @@
 #include "kbo/kernels/combine.hpp"
 #include "kbo/kernels/stationary.hpp"
 #include "kbo/kfo/data.hpp"
+#include "kbo/kfo/flip_kernel.hpp"
 #include "kbo/kfo/linear_kernel.hpp"
 #include "kbo/random.hpp"
 
@@ -88,10 +89,28 @@ LearnedKernel learn(const ExperimentOptions& o, int dim, RunAt run_at) {
 
 void widen_functional_bounds(const GP& gp, Vec& lower, Vec& upper) {
   gp.default_bounds(lower, upper);
-  if (dynamic_cast<const FunctionalKernel*>(&gp.kernel()) && gp.kernel().num_params() == 1) {
+  const bool functional = dynamic_cast<const FunctionalKernel*>(&gp.kernel()) || dynamic_cast<const SpectrumFlipKernel*>(&gp.kernel());
+  if (functional && gp.kernel().num_params() == 1) {
     lower(0) = -30.0;  // the functional's scale is arbitrary (α = P z): let the variance absorb it
     upper(0) = 30.0;
   }
+}
+
+/// Bounds (widened for the functional's arbitrary scale) and, with map, MAP with kbo's default priors
+/// (GP::default_priors: Gamma(3, 6/range) on lengthscales, Gamma(2, 0.15) on variances, Gamma(1.1, 0.05) on the
+/// standardised noise; none on a functional kernel's variance, whose scale is arbitrary). Plain ML-II is
+/// degenerate on data with repeated inputs and equal targets (binary targets, or ARD pruning dimensions until
+/// points coincide): the likelihood grows without bound as the noise goes to 0, the fit ends at the noise floor
+/// (1e-8) with lengthscales of 1e-3 and 1e3, and a test point near a training input of the other label then costs
+/// 1e4–1e8 nats (Fertility's summed test NLL was 2e6–2e8 that way).
+void prepare_fit(const GP& gp, FitOptions& fo, bool map) {
+  widen_functional_bounds(gp, fo.lower, fo.upper);
+  if (!map) return;
+  fo.map = true;
+  fo.priors = gp.default_priors();
+  const bool functional = dynamic_cast<const FunctionalKernel*>(&gp.kernel()) || dynamic_cast<const SpectrumFlipKernel*>(&gp.kernel());
+  if (functional)
+    for (int p = 0; p < gp.kernel().num_params(); ++p) fo.priors[static_cast<std::size_t>(p)] = Prior::none();
 }
 
 struct SvmOutcome {
@@ -123,15 +142,31 @@ Task parse_task(const std::string& name) {
   throw InputError("unknown task '" + name + "' (allowed: classification, regression)");
 }
 
+GpPsdFix parse_gp_psd(const std::string& name) {
+  if (name == "alpha-clip") return GpPsdFix::AlphaClip;
+  if (name == "flip") return GpPsdFix::Flip;
+  if (name == "none") return GpPsdFix::None;
+  throw InputError("unknown GP PSD fix '" + name + "' (allowed: alpha-clip, flip, none)");
+}
+
+std::string to_string(GpPsdFix fix) {
+  switch (fix) {
+    case GpPsdFix::AlphaClip: return "alpha-clip";
+    case GpPsdFix::Flip: return "flip";
+    case GpPsdFix::None: return "none";
+  }
+  return "?";
+}
+
 // ---------------------------------------------------------------- GP regression
 
-GP fit_gp(KernelPtr kernel, const Mat& X, const Vec& y, int restarts, std::uint64_t seed) {
+GP fit_gp(KernelPtr kernel, const Mat& X, const Vec& y, int restarts, std::uint64_t seed, bool map) {
   GP gp(std::move(kernel), 1e-2, true, true);
   gp.set_data(X, y);
   FitOptions fo;
   fo.restarts = restarts;
   fo.seed = seed;
-  widen_functional_bounds(gp, fo.lower, fo.upper);
+  prepare_fit(gp, fo, map);
   gp.fit(fo);
   return gp;
 }
@@ -149,26 +184,38 @@ KernelPtr make_gp_baseline(const std::string& name, int dim) {
   throw InputError("unknown baseline kernel '" + name + "' (allowed: rbf, matern32, matern32_ard, mkl)");
 }
 
-double test_nll(const GP& gp, const Mat& Xte, const Vec& yte) {
+Vec test_nll_points(const GP& gp, const Mat& Xte, const Vec& yte) {
   const GP::Prediction p = gp.predict(Xte);
   const double noise = gp.noise_variance() * gp.y_scale() * gp.y_scale();
-  double s = 0.0;
+  Vec out(yte.size());
   for (Eigen::Index i = 0; i < yte.size(); ++i) {
     const double v = std::max(p.variance(i), 0.0) + noise;
     const double r = yte(i) - p.mean(i);
-    s += 0.5 * std::log(2.0 * M_PI * v) + r * r / (2.0 * v);
+    out(i) = 0.5 * std::log(2.0 * M_PI * v) + r * r / (2.0 * v);
   }
-  return s;
+  return out;
+}
+
+double test_nll(const GP& gp, const Mat& Xte, const Vec& yte) { return test_nll_points(gp, Xte, yte).sum(); }
+
+KernelPtr make_gp_functional(const FunctionalBasis& basis, const Vec& z, const ExperimentOptions& o, const Kernel* base) {
+  const bool flip = o.gp_psd == GpPsdFix::Flip;
+  auto f = std::make_unique<FunctionalKernel>(basis, z, o.gp_psd == GpPsdFix::AlphaClip ? FunctionalPsd::AlphaClip : FunctionalPsd::None,
+                                              !flip, 1.0, base ? base->clone() : nullptr);
+  double v = 1.0;
+  if (!base) {
+    // The functional's scale is arbitrary (α = P z): start at unit prior variance.
+    const double k0 = std::abs(f->profile(0.0));
+    if (k0 > 1e-300 && std::isfinite(k0)) v = 1.0 / k0;
+  }
+  // The flip kernel takes its reference set (the training inputs) from the GP's condition_on.
+  if (flip) return std::make_unique<SpectrumFlipKernel>(std::move(f), Mat(), v);
+  f->set_variance(v);
+  return f;
 }
 
 KernelPtr make_functional_kernel(const LearnedKernel& learned, const ExperimentOptions& o, const Kernel* base) {
-  auto k = std::make_unique<FunctionalKernel>(*learned.basis, learned.z, o.gp_psd, true, 1.0,
-                                              base ? base->clone() : nullptr);
-  if (!base) {
-    const double k0 = k->profile(0.0);
-    if (k0 > 1e-300) k->set_variance(1.0 / k0);
-  }
-  return k;
+  return make_gp_functional(*learned.basis, learned.z, o, base);
 }
 
 LearnedKernel learn_gp_kernel(const Mat& X, const Vec& y, const ExperimentOptions& o, const Kernel* base,
@@ -178,21 +225,16 @@ LearnedKernel learn_gp_kernel(const Mat& X, const Vec& y, const ExperimentOption
   const Vec ys = take(y, idx);
   auto run_at = [&](const FunctionalBasis& basis, std::uint64_t seed) {
     FunctionalObjective f = [&](const Vec& z) -> double {
-      LearnedKernel tmp;
-      auto k = std::make_unique<FunctionalKernel>(basis, z, o.gp_psd, true, 1.0, base ? base->clone() : nullptr);
-      if (!base) {
-        const double k0 = k->profile(0.0);
-        if (k0 > 1e-300) k->set_variance(1.0 / k0);
-      }
       try {
-        GP gp(std::move(k), base ? base_noise : 1e-2, true, true);
+        GP gp(make_gp_functional(basis, z, o, base), base ? base_noise : 1e-2, true, true);
         gp.set_data(Xs, ys);
         FitOptions fo;
         fo.restarts = base ? 0 : 1;  // from a baseline the start is already good; otherwise one random restart
         fo.max_evaluations = 60;
         fo.seed = 1;
-        widen_functional_bounds(gp, fo.lower, fo.upper);
-        return gp.fit(fo);
+        prepare_fit(gp, fo, o.gp_map);
+        gp.fit(fo);
+        return gp.log_marginal_likelihood();
       } catch (const NumericalError&) {
         return kNegInf;
       }
@@ -212,19 +254,26 @@ std::vector<MethodResult> run_regression(const Mat& Xtr, const Vec& ytr, const M
   std::vector<MethodResult> out;
   // Baselines first: with start_from_baseline KFO starts from the best of them.
   std::unique_ptr<GP> best_baseline;
+  std::string best_name;
   for (const auto& m : methods) {
     if (m == "kfo") continue;
     const std::string kname = m == "matern32" ? "matern32_ard" : m;
     const auto t0 = Clock::now();
-    GP gp = fit_gp(make_gp_baseline(kname, D), Xtr, ytr, o.gp_fit_restarts, o.seed + 101);
+    GP gp = fit_gp(make_gp_baseline(kname, D), Xtr, ytr, o.gp_fit_restarts, o.seed + 101, o.gp_map);
     MethodResult r;
     r.name = m;
     r.train_score = gp.log_marginal_likelihood();
-    r.test_metric = test_nll(gp, Xte, yte);
+    const Vec pts = test_nll_points(gp, Xte, yte);
+    r.test_metric = pts.sum();
+    r.worst_point_nll = pts.maxCoeff();
     r.time_s = seconds_since(t0);
     r.kernel = gp.kernel().describe();
+    r.gp = std::make_shared<GP>(gp);
     out.push_back(r);
-    if (!best_baseline || r.train_score > best_baseline->log_marginal_likelihood()) best_baseline = std::make_unique<GP>(gp);
+    if (!best_baseline || r.train_score > best_baseline->log_marginal_likelihood()) {
+      best_baseline = std::make_unique<GP>(gp);
+      best_name = kname;
+    }
   }
   if (std::find(methods.begin(), methods.end(), "kfo") != methods.end()) {
     const auto t0 = Clock::now();
@@ -233,8 +282,9 @@ std::vector<MethodResult> run_regression(const Mat& Xtr, const Vec& ytr, const M
     KernelPtr base_holder;
     if (o.start_from_baseline) {
       if (!best_baseline) {
-        GP gp = fit_gp(make_gp_baseline("rbf", D), Xtr, ytr, o.gp_fit_restarts, o.seed + 101);
+        GP gp = fit_gp(make_gp_baseline("rbf", D), Xtr, ytr, o.gp_fit_restarts, o.seed + 101, o.gp_map);
         best_baseline = std::make_unique<GP>(gp);
+        best_name = "rbf";
       }
       base_holder = best_baseline->kernel().clone();
       base = base_holder.get();
@@ -246,17 +296,23 @@ std::vector<MethodResult> run_regression(const Mat& Xtr, const Vec& ytr, const M
     FitOptions fo;
     fo.restarts = o.gp_fit_restarts;
     fo.seed = o.seed + 202;
-    widen_functional_bounds(gp, fo.lower, fo.upper);
+    prepare_fit(gp, fo, o.gp_map);
     gp.fit(fo);
     MethodResult r;
     r.name = "kfo";
     r.train_score = gp.log_marginal_likelihood();
-    r.test_metric = test_nll(gp, Xte, yte);
+    const Vec pts = test_nll_points(gp, Xte, yte);
+    r.test_metric = pts.sum();
+    r.worst_point_nll = pts.maxCoeff();
     r.time_s = seconds_since(t0);
     r.seconds_optimising = lk.seconds_optimising;
     r.seconds_evaluating = lk.seconds_evaluating;
     r.kernel = gp.kernel().describe();
-    r.learned = std::make_shared<FunctionalKernel>(dynamic_cast<const FunctionalKernel&>(gp.kernel()));
+    const Kernel* fk = &gp.kernel();
+    if (const auto* flip = dynamic_cast<const SpectrumFlipKernel*>(fk)) fk = &flip->inner();
+    r.learned = std::make_shared<FunctionalKernel>(dynamic_cast<const FunctionalKernel&>(*fk));
+    r.gp = std::make_shared<GP>(gp);
+    if (base) r.base_name = best_name;
     out.push_back(r);
   }
   return out;

@@ -20,6 +20,12 @@ namespace kbo::kfo {
 enum class Task { Classification, Regression };
 Task parse_task(const std::string& name);  // "classification" | "regression"
 
+/// Kreĭn → PSD for GP kernels (SPEC §0.8): α-clipping (the paper; default), the spectrum flip of the training
+/// Gram extended consistently to test points (the authors' regression code; SpectrumFlipKernel), or none.
+enum class GpPsdFix { AlphaClip, Flip, None };
+GpPsdFix parse_gp_psd(const std::string& name);  // "alpha-clip" | "flip" | "none"
+std::string to_string(GpPsdFix fix);
+
 struct ExperimentOptions {
   BasisOptions basis;              // basis.hyper is used as Θ when tune_hyperkernel is false
   SearchOptions search;
@@ -32,9 +38,15 @@ struct ExperimentOptions {
   int cv_folds = 5;                // SVM CV folds on the training part (paper: 10)
   std::vector<double> c_grid = default_c_grid();
   SpectrumFix svm_fix = SpectrumFix::Clip;   // Kreĭn → PSD for SVMs (train and test)
-  FunctionalPsd gp_psd = FunctionalPsd::AlphaClip;  // for GPs
+  GpPsdFix gp_psd = GpPsdFix::AlphaClip;           // for GPs
   int max_search_points = 300;     // the search objectives use at most this many training points
   int gp_fit_restarts = 4;
+  /// Every GP fit (baselines, the search objective, the final KFO GP) is MAP with kbo's default priors
+  /// (GP::default_priors; none on a functional's variance). Plain ML-II (false) is degenerate on data with
+  /// repeated inputs and equal targets: the likelihood grows without bound as the noise goes to 0 and a test point
+  /// near a training input of the other label costs 1e4–1e8 nats (Fertility). The search objective and the
+  /// reported train score stay the log marginal likelihood.
+  bool gp_map = true;
   std::uint64_t seed = 0;
 };
 
@@ -46,7 +58,11 @@ struct MethodResult {
   double seconds_optimising = 0.0; // KFO only: search bookkeeping (outer GPs, acquisitions)
   double seconds_evaluating = 0.0; // KFO only: inside the objective (kernel evaluation + model fitting)
   std::string kernel;
-  std::shared_ptr<const FunctionalKernel> learned;  // KFO only: the learned kernel (SVM: before the spectrum clip)
+  std::shared_ptr<const FunctionalKernel> learned;  // KFO only: the learned functional (SVM: before the spectrum
+                                                    // clip; GP: inside the spectrum flip when gp_psd = Flip)
+  std::shared_ptr<const GP> gp;    // regression: the fitted GP (its kernel, noise and training data)
+  std::string base_name;           // KFO regression from a baseline: the baseline's name (make_gp_baseline)
+  double worst_point_nll = 0.0;    // regression: the largest per-point test NLL term (a diagnostic)
 };
 
 /// The kernel KFO learned and how.
@@ -61,17 +77,23 @@ struct LearnedKernel {
 };
 
 // ---- GP regression ----
-/// ML-II fit (noise learned, targets normalised) of kernel on (X, y).
-GP fit_gp(KernelPtr kernel, const Mat& X, const Vec& y, int restarts, std::uint64_t seed);
+/// Fit (noise learned, targets normalised) of kernel on (X, y): MAP with kbo's default priors when map (see
+/// ExperimentOptions::gp_map), else ML-II.
+GP fit_gp(KernelPtr kernel, const Mat& X, const Vec& y, int restarts, std::uint64_t seed, bool map = true);
 /// Baseline kernels on D inputs: "rbf" (isotropic SE), "matern32" (isotropic), "matern32_ard",
 /// "mkl" (SE + Matérn-3/2 + linear, each with its own variance).
 KernelPtr make_gp_baseline(const std::string& name, int dim);
 /// Σ_test [½ log(2πσ²) + (y − μ)²/(2σ²)], σ² = latent variance + noise (paper eq. 1, summed as the authors do).
 double test_nll(const GP& gp, const Mat& Xte, const Vec& yte);
+/// The per-point terms of test_nll.
+Vec test_nll_points(const GP& gp, const Mat& Xte, const Vec& yte);
 /// KFO with the training log marginal likelihood as objective; base (may be null) as in start_from_baseline,
 /// base_noise its fitted noise variance (start value of the noise).
 LearnedKernel learn_gp_kernel(const Mat& X, const Vec& y, const ExperimentOptions& options, const Kernel* base,
                               double base_noise);
+/// The GP kernel for the functional z in basis, with options.gp_psd applied (a FunctionalKernel, or a
+/// SpectrumFlipKernel around one), scaled to unit prior variance at r = 0 when there is no base.
+KernelPtr make_gp_functional(const FunctionalBasis& basis, const Vec& z, const ExperimentOptions& options, const Kernel* base);
 /// The GP kernel for a learned functional.
 KernelPtr make_functional_kernel(const LearnedKernel& learned, const ExperimentOptions& options, const Kernel* base);
 
