@@ -322,14 +322,14 @@ nlohmann::json run_sets_perf(const SetsBenchOptions& o, std::string& md) {
   const double gemm_flops = 2.0 * g * double(g) * g / best_gemm;
   const double gemm_flops_cpu = 2.0 * g * double(g) * g / best_gemm_cpu;
 
-  // The distance GEMM alone, at the shapes the kernel uses (256 x 256 chunks of the stacked, scaled
+  // The distance GEMM alone, at the shapes the kernel uses (kChunkElements-sided chunks of the stacked, scaled
   // elements, chunks on or above the diagonal): the ceiling of the fraction the full kernel can reach.
   double gemm_alone_cpu = 0, gemm_alone_pairs = 0;
   {
     Mat Z(static_cast<Eigen::Index>(n) * m, d);
     for (int s = 0; s < n; ++s)
       for (int i = 0; i < m; ++i) Z.row(static_cast<Eigen::Index>(s) * m + i) = X.row(s).segment(i * d, d) / 5.0;
-    const Eigen::Index N = Z.rows(), ch = 256;
+    const Eigen::Index N = Z.rows(), ch = SetKernel::kChunkElements;
     Mat Gc(ch, ch);
     const double c0 = cpu_now();
     for (Eigen::Index r0 = 0; r0 < N; r0 += ch)
@@ -347,7 +347,8 @@ nlohmann::json run_sets_perf(const SetsBenchOptions& o, std::string& md) {
   md += std::string("Per-pair pass: ") + (set_kernel_uses_avx2() ? "AVX2+FMA (libmvec exp/sqrt)" : "generic (no AVX2+FMA on this CPU)") +
         ". GEMM reference (" + std::to_string(g) + "³, best of 3): " + fix(gemm_flops_cpu / 1e9, 2) +
         " GFLOP/s per CPU second (" + fix(gemm_flops / 1e9, 2) + " per wall second). The distance GEMMs alone, at the "
-        "kernel's shapes (" + sci(gemm_alone_pairs, 2) + " element pairs in 256 x 256 chunks): " + fix(gemm_alone_rate / 1e9, 2) +
+        "kernel's shapes (" + sci(gemm_alone_pairs, 2) + " element pairs in " +
+        std::to_string(SetKernel::kChunkElements) + "-sided chunks): " + fix(gemm_alone_rate / 1e9, 2) +
         " GFLOP/s per CPU second = " + fix(gemm_alone_rate / gemm_flops_cpu, 3) + " of the reference (the ceiling of the "
         "fraction below). Flops counted: 2·d per element pair of the n(n+1)/2 set pairs (the distance GEMM only; "
         "the sqrt, exp and sums of the profile pass are not counted).\n\n";

@@ -54,7 +54,7 @@ TEST(SetKernelAvx2, EqualsGenericPassForEveryBaseKernel) {
   if (!cpu_has_avx2_fma()) GTEST_SKIP() << "CPU without AVX2+FMA: only the generic pass exists here";
   PathGuard guard;
   Rng rng = make_rng(31);
-  // m = 90, n = 7: 630 stacked elements = 3 chunks of <= 256 rows, so sets straddle chunk borders and the
+  // m = 90, n = 7: 630 stacked elements = 5 chunks of <= 128 rows, so sets straddle chunk borders and the
   // diagonal tile mixes computed and mirrored chunks; L = 90 uses the fused run sums, L = 5 the column
   // buffers.
   const int m = 90, d = 3;

@@ -84,6 +84,8 @@ class SetKernel : public Kernel {
 
   /// Elements per tile side when stacking (memory bound of one distance tile ≈ tile² doubles).
   static constexpr int kTileElements = 2048;
+  /// AVX2 pass: side of the GEMM output chunks inside a tile (kept in L2; see set_engine.cpp).
+  static constexpr int kChunkElements = 128;
 
  private:
   void check_input(const Mat& X, const char* what) const;
