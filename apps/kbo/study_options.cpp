@@ -131,7 +131,7 @@ StudyOptionParser::StudyOptionParser(CLI::App& app, unsigned groups) : app_(app)
   };
   auto& S = add;
   // ---- where
-  S("storage", Kind::String, kWhere, "memory | sqlite:PATH (default memory)",
+  S("storage", Kind::String, kWhere, "memory | sqlite:PATH | postgresql://USER@HOST:PORT/DB | postgresql:///DB?host=/socket/dir (default memory)",
     [](StudyOptions& o, const std::string& v) { o.storage = trim(v); });
   S("study", Kind::String, kWhere, "study name (default 'default')", [](StudyOptions& o, const std::string& v) {
     if (trim(v).empty()) throw InputError("--study must not be empty");
@@ -366,7 +366,7 @@ nlohmann::json resolve_space(const StudyOptions& o, std::optional<Problem>* prob
 
 void require_persistent_storage(const StudyOptions& o, const std::string& command) {
   if (o.storage == "memory")
-    throw InputError(command + " needs a persistent study: --storage sqlite:PATH (memory storage ends with each process)");
+    throw InputError(command + " needs a persistent study: --storage sqlite:PATH or postgresql://USER@HOST:PORT/DB (memory storage ends with each process)");
 }
 
 namespace {
