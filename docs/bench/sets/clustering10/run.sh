@@ -1,4 +1,5 @@
 #!/bin/bash
+# Record of the run of this session: /tmp/kbo_226 was the kbo binary of commit 226beee, /tmp/clust10 the output root.
 # Clustering part of `kbo bench sets` with 10 seeds, one process per BO method (so a cut-off keeps whole methods).
 cd /work/main
 for meth in set approx-1 approx-2 approx-5; do
