@@ -94,7 +94,9 @@ TEST(Agpucb, BetaAndThetaFollowThePaper) {
     EXPECT_NEAR(in["beta_sqrt"].get<double>(), in["B_t"].get<double>() + 0.2 * std::sqrt(I + 1 + std::log(10.0)),
                 1e-6);
     // eq. 16: R̄ ≥ p(t) whenever h was raised this step (the line search returns the bracket's top).
-    if (k > 3 && h > infos[k - 1]["h"].get<double>()) EXPECT_GE(in["regret_estimate"].get<double>(), in["p_t"].get<double>());
+    if (k > 3 && h > infos[k - 1]["h"].get<double>()) {
+      EXPECT_GE(in["regret_estimate"].get<double>(), in["p_t"].get<double>());
+    }
   }
   EXPECT_GT(h_prev, 1.0);
 }

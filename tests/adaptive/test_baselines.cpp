@@ -86,7 +86,9 @@ TEST(Baselines, MapAndHmcReportLengthscalesInTheirSupport) {
           EXPECT_GE(t, 0.01 * (1 - 1e-9));
           EXPECT_LE(t, 5.0 * (1 + 1e-9));
         }
-        if (mode == HyperMode::Hmc) EXPECT_GT(info["hmc_accept"].get<double>(), 0.3);
+        if (mode == HyperMode::Hmc) {
+          EXPECT_GT(info["hmc_accept"].get<double>(), 0.3);
+        }
       }
     }
   }
