@@ -175,10 +175,11 @@ class PostgresServer {
 
 }  // namespace kbo::test
 
-/// Declares `PostgresServer* NAME` for this test: skips (binaries missing) or fails (cannot start).
+/// Declares `PostgresServer* NAME` for this test; fails with the reason when the server binaries are missing
+/// (scripts/install-deps.sh installs Debian's postgresql) or the cluster cannot start.
 #define KBO_REQUIRE_POSTGRES(NAME)                                                   \
   std::string NAME##_why;                                                           \
   bool NAME##_missing = false;                                                      \
   ::kbo::test::PostgresServer* NAME = ::kbo::test::PostgresServer::get(NAME##_why, NAME##_missing); \
-  if (!NAME && NAME##_missing) GTEST_SKIP() << NAME##_why;                          \
+  if (!NAME && NAME##_missing) FAIL() << NAME##_why << " (install Debian's postgresql: scripts/install-deps.sh)"; \
   ASSERT_NE(NAME, nullptr) << NAME##_why
