@@ -323,28 +323,25 @@ nlohmann::json run_sets_perf(const SetsBenchOptions& o, std::string& md) {
   const double gemm_flops_cpu = 2.0 * g * double(g) * g / best_gemm_cpu;
 
   // The distance GEMM alone, at the shapes the kernel uses (kChunkElements-sided chunks of the stacked, scaled
-  // elements, chunks on or above the diagonal): the ceiling of the fraction the full kernel can reach.
+  // elements, chunks on or above the diagonal, the same BLAS call): the ceiling of the fraction the full
+  // kernel can reach.
   double gemm_alone_cpu = 0, gemm_alone_pairs = 0;
   {
     Mat Z(static_cast<Eigen::Index>(n) * m, d);
     for (int s = 0; s < n; ++s)
       for (int i = 0; i < m; ++i) Z.row(static_cast<Eigen::Index>(s) * m + i) = X.row(s).segment(i * d, d) / 5.0;
-    const Eigen::Index N = Z.rows(), ch = SetKernel::kChunkElements;
-    Mat Gc(ch, ch);
     const double c0 = cpu_now();
-    for (Eigen::Index r0 = 0; r0 < N; r0 += ch)
-      for (Eigen::Index c1 = r0; c1 < N; c1 += ch) {
-        const Eigen::Index rw = std::min(ch, N - r0), cw = std::min(ch, N - c1);
-        Gc.topLeftCorner(rw, cw).noalias() = Z.middleRows(r0, rw) * Z.middleRows(c1, cw).transpose();
-        gemm_alone_pairs += double(rw) * cw;
-      }
+    gemm_alone_pairs = set_kernel_distance_gemms(Z);
     gemm_alone_cpu = cpu_now() - c0;
   }
   const double gemm_alone_rate = 2.0 * d * gemm_alone_pairs / gemm_alone_cpu;
 
   md += "### Gram matrix of n = " + std::to_string(n) + " sets, m = " + std::to_string(m) + ", d = " +
         std::to_string(d) + " (Matérn-5/2)\n\n";
-  md += std::string("Per-pair pass: ") + (set_kernel_uses_avx2() ? "AVX2+FMA (libmvec exp/sqrt)" : "generic (no AVX2+FMA on this CPU)") +
+  const std::string auto_pass = set_kernel_pass_name();
+  md += "Per-pair pass chosen on this CPU: " + auto_pass +
+        (set_kernel_uses_avx512() ? " (intrinsics, own vector exp)"
+                                  : set_kernel_uses_avx2() ? " (libmvec exp/sqrt)" : " (no AVX2+FMA on this CPU)") +
         ". GEMM reference (" + std::to_string(g) + "³, best of 3): " + fix(gemm_flops_cpu / 1e9, 2) +
         " GFLOP/s per CPU second (" + fix(gemm_flops / 1e9, 2) + " per wall second). The distance GEMMs alone, at the "
         "kernel's shapes (" + sci(gemm_alone_pairs, 2) + " element pairs in " +
@@ -358,16 +355,17 @@ nlohmann::json run_sets_perf(const SetsBenchOptions& o, std::string& md) {
   std::vector<int> Ls = o.perf_L;
   std::sort(Ls.rbegin(), Ls.rend());  // full (L = m) first
   std::vector<double> xs, ts;
-  auto run_one = [&](int L, bool generic) {
+  auto run_one = [&](int L, SetKernelPath path) {
+    const bool chosen = path == SetKernelPath::Auto;
     SetKernel k(base, m, d, L == m ? SetKernelMode::Full : SetKernelMode::Approx, L, 3);
-    set_set_kernel_path(generic ? SetKernelPath::Generic : SetKernelPath::Auto);
-    const std::string pass = set_kernel_uses_avx2() ? "AVX2" : "generic";
+    set_set_kernel_path(path);
+    const std::string pass = set_kernel_pass_name();
     const auto t0 = Clock::now();
     const double c0 = cpu_now();
     const Mat K = k.gram(X);
     const double secs = since(t0), cpu = cpu_now() - c0;
     set_set_kernel_path(SetKernelPath::Auto);
-    if (L == m && !generic) full_time = secs, full_cpu = cpu;
+    if (L == m && chosen) full_time = secs, full_cpu = cpu;
     // Element pairs a symmetric evaluation must process: n(n+1)/2 set pairs of L x L elements.
     const double pairs = 0.5 * n * (n + 1.0) * double(L) * L;
     const double flops = 2.0 * pairs * d;
@@ -377,15 +375,21 @@ nlohmann::json run_sets_perf(const SetsBenchOptions& o, std::string& md) {
           fix(rate / 1e9, 2) + " | " + fix(rate / gemm_flops_cpu, 3) + " |\n";
     rows.push_back({{"L", L}, {"pass", pass}, {"seconds", secs}, {"cpu_seconds", cpu}, {"pairs", pairs},
                     {"gflops_cpu", rate / 1e9}, {"fraction_of_gemm_cpu", rate / gemm_flops_cpu}, {"trace", K.trace()}});
-    if (!generic) {
+    if (chosen) {
       xs.push_back(L);
       ts.push_back(cpu);
     }
   };
   for (int L : Ls) {
     if (L > m) continue;
-    run_one(L, false);
-    if (L == m && set_kernel_uses_avx2()) run_one(L, true);  // the portable pass, for comparison
+    run_one(L, SetKernelPath::Auto);
+    if (L == m) {  // the other passes this CPU runs, for comparison
+      set_set_kernel_path(SetKernelPath::Avx2);
+      const bool avx2_differs = set_kernel_uses_avx2() && auto_pass != "AVX2";
+      set_set_kernel_path(SetKernelPath::Auto);
+      if (avx2_differs) run_one(L, SetKernelPath::Avx2);
+      if (auto_pass != "generic") run_one(L, SetKernelPath::Generic);
+    }
   }
   md += "\n";
   write_line_plot_svg(o.out_dir + "/perf_gram.svg", "Gram CPU time vs L (n=100, m=1000, d=50)", "L",
@@ -396,7 +400,7 @@ nlohmann::json run_sets_perf(const SetsBenchOptions& o, std::string& md) {
   out["distance_gemm_alone"] = {{"cpu_seconds", gemm_alone_cpu}, {"pairs", gemm_alone_pairs},
                                 {"gflops_cpu", gemm_alone_rate / 1e9},
                                 {"fraction_of_gemm_cpu", gemm_alone_rate / gemm_flops_cpu}};
-  out["avx2_pass"] = set_kernel_uses_avx2();
+  out["pass"] = auto_pass;
 
   // Time per BO iteration on Synthetic 2 (m = 20, d = 2) with the full set kernel at n = 100.
   const SetProblem p = synthetic2(20);

@@ -24,6 +24,10 @@ void profile_eval(StationaryType type, const Mat& r2, Mat& phi, Mat* g);
 /// Sums of the ma x mb blocks of P ((ra·ma) x (cb·mb)) → ra x cb, by two column-major reshapes.
 Mat block_sums(const Mat& P, int ma, int mb);
 
+/// G(0:rw, 0:cw) = A·Bᵀ (rw = A.rows(), cw = B.rows()) for one chunk of the vector passes: dgemm with
+/// beta = 0 when Eigen is routed through BLAS, Eigen's product otherwise. G must be at least rw x cw.
+void chunk_products(const Eigen::Ref<const Mat>& A, const Eigen::Ref<const Mat>& B, Mat& G);
+
 /// Block sums of one tile of set pairs, computed from GEMM outputs A Bᵀ by one fused pass per column,
 /// never materialising the element-pair matrices (AVX2 path: in L2-sized chunks, see set_engine.cpp): phi = Σ_block φ(r), and when requested
 /// gr2 = Σ_block g(r)·r² (isotropic lengthscale gradient) and gd[k] = Σ_block g(r)·(a_k − b_k)² (ARD).

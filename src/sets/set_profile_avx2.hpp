@@ -1,6 +1,7 @@
 #pragma once
-// Interface of the AVX2+FMA per-pair pass (set_profile_avx2.cpp). Declarations only: no inline code,
-// so nothing compiled for AVX2 is shared with the generic objects.
+// Interface of the vector per-pair passes: AVX2+FMA (set_profile_avx2.cpp) and AVX-512
+// (set_profile_avx512.cpp). Declarations only: no inline code, so nothing compiled for AVX2/AVX-512 is
+// shared with the generic objects.
 
 namespace kbo::sets_detail {
 
@@ -34,5 +35,9 @@ struct TilePassArgs {
   double* work;
 };
 void tile_pass_avx2(const TilePassArgs& args);
+/// The same pass with AVX-512 intrinsics and its own exp (only on CPUs with avx512f/dq/vl).
+void tile_pass_avx512(const TilePassArgs& args);
+/// y[i] = exp(x[i]) for x[i] ≤ 0 with the AVX-512 pass's exp (exposed for the accuracy test).
+void exp_nonpos_avx512(long n, const double* x, double* y);
 
 }  // namespace kbo::sets_detail

@@ -104,7 +104,9 @@ TEST(SetKernel, TiledComputationMatchesBruteForce) {
   for (auto [i, j] : {std::pair{0, 0}, {0, 11}, {7, 3}, {11, 11}, {6, 8}}) {
     const double ref = brute_kset(base, X.row(i).transpose(), X.row(j).transpose(), m, d);
     EXPECT_NEAR(G(i, j), ref, 1e-12);
-    if (j < 9) EXPECT_NEAR(C(i, j), ref, 1e-12);
+    if (j < 9) {
+      EXPECT_NEAR(C(i, j), ref, 1e-12);
+    }
   }
   EXPECT_EQ((G - G.transpose()).norm(), 0.0);
 }

@@ -101,13 +101,28 @@ class SetKernel : public Kernel {
 };
 
 /// Per-pair code path of every set-kernel pass (Gram, cross, diagonal, hyperparameter gradients);
-/// process-wide. Auto: the AVX2+FMA pass (src/sets/set_profile_avx2.cpp, vector exp/sqrt from libmvec,
-/// GEMM output consumed in L2-sized chunks) when the CPU has both, else the portable Eigen pass.
-/// Generic: always the portable pass (tests compare the two; the benchmark reports both).
-enum class SetKernelPath { Auto, Generic };
+/// process-wide. Auto: the fastest pass the CPU runs — AVX-512 (src/sets/set_profile_avx512.cpp:
+/// intrinsics, own vector exp) when it has avx512f/dq/vl, else AVX2+FMA (set_profile_avx2.cpp, libmvec
+/// exp/sqrt) when it has both, else the portable Eigen pass; the vector passes consume the GEMM output
+/// in L2-sized chunks. Avx2: the AVX2 pass even on an AVX-512 CPU (generic without AVX2+FMA).
+/// Generic: always the portable pass. Tests compare them; the benchmark reports them.
+enum class SetKernelPath { Auto, Generic, Avx2 };
 void set_set_kernel_path(SetKernelPath path);
+/// The pass the set kernels currently run: "AVX-512", "AVX2" or "generic".
+const char* set_kernel_pass_name();
 /// True when the passes currently run the AVX2 code.
 bool set_kernel_uses_avx2();
+/// True when the passes currently run the AVX-512 code.
+bool set_kernel_uses_avx512();
+/// The CPU runs the AVX-512 pass (avx512f, avx512dq, avx512vl).
+bool set_kernel_cpu_has_avx512();
+/// exp(x) for x ≤ 0 exactly as the AVX-512 pass computes it (for its accuracy test); requires
+/// set_kernel_cpu_has_avx512() (InputError otherwise).
+void set_kernel_exp_avx512(const Vec& x, Vec& y);
+/// Benchmark helper: only the distance GEMMs (element dot products) a symmetric vector-pass Gram
+/// evaluation runs over the stacked elements Z (rows), chunk by chunk on or above the diagonal, through
+/// the same BLAS call; returns the number of element pairs computed.
+double set_kernel_distance_gemms(const Mat& Z);
 
 /// The lead's factory: base "matern52" | "matern32" | "matern12" | "rbf"; mode "full" | "approx";
 /// L in [1, m] for approx (0 ⇒ m). InputError for anything else.
