@@ -30,6 +30,7 @@ class Cholesky {
   Vec solve_lower(const Vec& b) const;  // L^{-1} b
   Mat solve_lower(const Mat& B) const;
   Mat inverse() const;
+  Mat lower_inverse() const;            // L^{-1} (lower triangular; zero strict upper triangle)
   double log_det() const;               // log det(K + jitter I)
 
  private:
@@ -60,6 +61,10 @@ Mat psd_clip(const Mat& A, double floor = 0.0);
 /// number; a no-op returning 1 without OpenBLAS. Small matrices (n < ~300) run best single-threaded,
 /// especially when kbo itself runs several fits or optimiser starts in parallel threads.
 int set_blas_threads(int threads);
+
+/// B ← B Tᵀ for a lower-triangular T (only its lower triangle is read), in place. With T = L⁻¹ this
+/// gives the rows L⁻¹k* of many test points at once for predictive variances.
+void multiply_by_lower_transpose_in_place(Mat& B, const Mat& T);
 
 /// Throws InputError naming `what` if any entry is NaN or infinite.
 void require_finite(const Mat& A, const char* what);

@@ -11,7 +11,7 @@ namespace kbo::linalg_detail {
 /// writes the lower triangle only. False when a pivot is not positive.
 bool small_cholesky_avx2(long n, double* A);
 /// With L in the lower triangle of A: writes the lower triangle of (L Lᵀ)⁻¹ = L⁻ᵀL⁻¹ over it (upper
-/// triangle untouched). work: n·n doubles.
+/// triangle untouched). work: 2·n·n doubles.
 void small_cholesky_inverse_avx2(long n, double* A, double* work);
 
 }  // namespace kbo::linalg_detail

@@ -143,8 +143,9 @@ TEST(GPFast, CrossAndGramMatchClosedFormsOnBothBuilds) {
 }
 
 TEST(GPFast, InPlaceCholeskyAndInverseMatchEigenAroundTheSizeThresholds) {
-  // 50 and 96: small-matrix kernels (with AVX2); 97 and 150: LAPACK.
-  for (int n : {1, 2, 50, 96, 97, 150}) {
+  // up to 96: small-matrix kernels (with AVX2; blocks of four columns, so sizes on both sides of a
+  // multiple of four); 97 and 150: LAPACK.
+  for (int n : {1, 2, 3, 4, 5, 7, 8, 9, 50, 53, 96, 97, 150}) {
     Mat B = random_points(n, n, 20 + n);
     Mat K = B * B.transpose() + 0.5 * Mat::Identity(n, n);
     Mat A = K;
@@ -164,6 +165,24 @@ TEST(GPFast, InPlaceCholeskyAndInverseMatchEigenAroundTheSizeThresholds) {
   EXPECT_FALSE(cholesky_lower_in_place(bad));
   Mat bad2 = -Mat::Identity(120, 120);
   EXPECT_FALSE(cholesky_lower_in_place(bad2));
+}
+
+TEST(GPFast, LargeBatchPredictionEqualsOnePointAtATime) {
+  // 120 x 5000 = 600,000 kernel values: split between threads, variances by L⁻¹ and an in-place trmm.
+  // 40 test points (< n/2): triangular-solve path. Both against the one-point vector solve.
+  Mat X = random_points(120, 3, 11);
+  GP gp(make_stationary("matern52", 3, true, 0.4), 1e-3);
+  gp.set_data(X, targets(X));
+  for (int m : {5000, 40}) {
+    Mat Xs = random_points(m, 3, 12);
+    auto all = gp.predict(Xs);
+    for (int i = 0; i < Xs.rows(); i += 37) {
+      auto one = gp.predict(Xs.row(i));
+      EXPECT_NEAR(all.mean[i], one.mean[0], 1e-10) << m;
+      EXPECT_NEAR(all.variance[i], one.variance[0], 1e-10) << m;
+    }
+    EXPECT_NEAR(all.mean[m - 1], gp.predict(Xs.row(m - 1)).mean[0], 1e-10) << m;  // the last chunk
+  }
 }
 
 TEST(GPFast, ManyPointPredictionEqualsOnePointAtATime) {
