@@ -51,11 +51,9 @@ bool small_cholesky_avx2(long n, double* A) {
   return true;
 }
 
-void small_cholesky_inverse_avx2(long n, double* A, double* work) {
+void small_lower_inverse_avx2(long n, const double* A, double* X, double* rd) {
   // X = L⁻¹ (column-major, lower triangular), column by column by forward substitution. Reciprocal
   // pivots once: divisions in the 4 x 4 diagonal blocks' dependency chain were the hottest instructions.
-  double* X = work;
-  double* rd = work + n * n;  // scratch until Z is written below
   for (long k = 0; k < n; ++k) rd[k] = 1.0 / A[k * n + k];
   for (long j = 0; j < n; ++j) {
     double* x = X + j * n;
@@ -82,6 +80,11 @@ void small_cholesky_inverse_avx2(long n, double* A, double* work) {
       update1(n - k - 1, x + k + 1, lk + k + 1, xk);
     }
   }
+}
+
+void small_cholesky_inverse_avx2(long n, double* A, double* work) {
+  double* X = work;
+  small_lower_inverse_avx2(n, A, X, work + n * n);  // work's second half is scratch until Z below
   // (L⁻ᵀL⁻¹)_ij = Σ_{k ≥ i} X_ki X_kj for i ≥ j. Column j of the result, rows i ≥ j, in axpy form over
   // the rows k of X, which must then be contiguous: Z = Xᵀ (upper triangular, zeros stored below).
   double* Z = work + n * n;

@@ -144,8 +144,8 @@ TEST(GPFast, CrossAndGramMatchClosedFormsOnBothBuilds) {
 
 TEST(GPFast, InPlaceCholeskyAndInverseMatchEigenAroundTheSizeThresholds) {
   // up to 96: small-matrix kernels (with AVX2; blocks of four columns, so sizes on both sides of a
-  // multiple of four); 97 and 150: LAPACK.
-  for (int n : {1, 2, 3, 4, 5, 7, 8, 9, 50, 53, 96, 97, 150}) {
+  // multiple of four); from 97: LAPACK potrf, and L⁻¹ by recursive halving (333: three levels) + lauum.
+  for (int n : {1, 2, 3, 4, 5, 7, 8, 9, 50, 53, 96, 97, 150, 333}) {
     Mat B = random_points(n, n, 20 + n);
     Mat K = B * B.transpose() + 0.5 * Mat::Identity(n, n);
     Mat A = K;
