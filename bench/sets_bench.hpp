@@ -21,6 +21,8 @@ struct SetsBenchOptions {
   std::vector<std::string> synthetic_methods = {"vector", "split", "set", "approx-1", "approx-2", "approx-5",
                                                 "approx-10"};
   std::vector<std::string> clustering_methods = {"set", "approx-1", "approx-2", "approx-5"};
+  /// blobs_kmeans, blobs_gmm, digits_kmeans (empty: all three).
+  std::vector<std::string> clustering_tasks;
   int clustering_budget = 40;
   std::uint64_t seed = 0;
 };

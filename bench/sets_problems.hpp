@@ -50,6 +50,7 @@ struct SetRunResult {
   std::vector<double> best_so_far;  // after each evaluation (minimisation)
   double seconds = 0.0;             // wall time of the whole run, objective evaluations included
   double model_seconds = 0.0;       // time spent in suggest()
+  double cpu_seconds = 0.0;         // process CPU time of the whole run (all threads)
   Vec best_set;
 };
 /// Runs `budget` evaluations of problem.f with `strategy` (ask/tell loop, no pending points).

@@ -25,7 +25,7 @@ std::vector<std::string> split_list(const std::string& s) {
 int run_bench_sets(int argc, char** argv) {
   CLI::App app{"Reproduce paper 001 (BO over sets): Tables 1-3 and the set-kernel performance study"};
   kbo::bench::SetsBenchOptions o;
-  std::string parts = "table1,synthetic,clustering,perf", methods, cmethods;
+  std::string parts = "table1,synthetic,clustering,perf", methods, cmethods, ctasks;
   app.add_option("--out", o.out_dir, "output directory (results.json, results.md, *.svg)");
   app.add_option("--parts", parts, "comma list of table1,synthetic,clustering,perf");
   app.add_option("--seeds", o.seeds, "repetitions of every BO run (paper: 10)")->check(CLI::Range(1, 1000));
@@ -39,6 +39,7 @@ int run_bench_sets(int argc, char** argv) {
   app.add_option("--perf-d", o.perf_d, "element dimension in the performance Gram matrix")->check(CLI::Range(1, 100000));
   app.add_option("--methods", methods, "synthetic methods: comma list of vector,split,set,approx-L");
   app.add_option("--clustering-methods", cmethods, "clustering BO methods: comma list of vector,split,set,approx-L");
+  app.add_option("--clustering-tasks", ctasks, "clustering tasks: comma list of blobs_kmeans,blobs_gmm,digits_kmeans (default: all)");
   app.add_option("--seed", o.seed, "base seed");
   kbo::cli::parse(app, argc, argv);
   o.parts = split_list(parts);
@@ -47,6 +48,11 @@ int run_bench_sets(int argc, char** argv) {
       throw kbo::InputError("--parts: unknown part '" + p + "' (allowed: table1, synthetic, clustering, perf)");
   if (!methods.empty()) o.synthetic_methods = split_list(methods);
   if (!cmethods.empty()) o.clustering_methods = split_list(cmethods);
+  for (const auto& t : split_list(ctasks)) {
+    if (t != "blobs_kmeans" && t != "blobs_gmm" && t != "digits_kmeans")
+      throw kbo::InputError("--clustering-tasks: unknown task '" + t + "' (allowed: blobs_kmeans, blobs_gmm, digits_kmeans)");
+    o.clustering_tasks.push_back(t);
+  }
 
   nlohmann::json all = nlohmann::json::object();
   std::string md;
@@ -57,7 +63,7 @@ int run_bench_sets(int argc, char** argv) {
   if (has("clustering")) all["clustering"] = kbo::bench::run_sets_clustering(o, md), std::cerr << "clustering done\n";
   all["options"] = {{"seeds", o.seeds}, {"budget", o.budget}, {"clustering_budget", o.clustering_budget},
                     {"n_init", o.n_init}, {"table1_draws", o.table1_draws}, {"baseline_runs", o.baseline_runs},
-                    {"seed", o.seed}};
+                    {"seed", o.seed}, {"clustering_tasks", o.clustering_tasks}};
   kbo::bench::write_text(o.out_dir + "/results.json", all.dump(1) + "\n");
   kbo::bench::write_text(o.out_dir + "/results.md", md);
   std::cout << md;
