@@ -20,18 +20,11 @@ namespace {
 int run_optimize(int argc, char** argv) {
   CLI::App app{"Run a Bayesian-optimisation study until --init + --iters trials have finished. Re-running the "
                "same command on the same --storage/--study resumes it."};
-  StudyOptionParser parser(app, kWhere | kWhat | kRun | kOutput | kStrategy);
-  // Worker flags live here (command line only, not in the TOML config).
-  int workers = 1;
-  double stale_after = 60.0;
-  app.add_option("--workers", workers,
-                 "evaluate with N local `kbo worker` processes sharing the study (default 1: in this process); "
-                 "needs --storage sqlite:PATH or postgresql://…");
-  app.add_option("--stale-after", stale_after,
-                 "with --workers: seconds without heartbeat before a running trial is re-offered (default 60)");
+  StudyOptionParser parser(app, kWhere | kWhat | kRun | kOutput | kStrategy | kWorkers);
   parse(app, argc, argv);
   const StudyOptions o = parser.resolve();
-  if (workers < 1) throw InputError("--workers must be >= 1");
+  const int workers = o.workers;
+  const double stale_after = o.stale_after;
   if (workers > 1 && o.storage == "memory")
     throw InputError("--workers N > 1 needs a shared study: --storage sqlite:PATH or postgresql://… (memory is per process)");
 

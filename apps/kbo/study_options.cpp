@@ -166,6 +166,13 @@ StudyOptionParser::StudyOptionParser(CLI::App& app, unsigned groups) : app_(app)
     [](StudyOptions& o, const std::string& v) { o.iters = static_cast<int>(parse_int("iters", v, 0, 1000000)); });
   S("eval-timeout", Kind::Double, kRun, "seconds per objective evaluation, 0 = no limit (default 0)",
     [](StudyOptions& o, const std::string& v) { o.eval_timeout = parse_double("eval-timeout", v, 0.0); });
+  S("workers", Kind::Int, kWorkers,
+    "evaluate with N local `kbo worker` processes sharing the study (default 1: in this process); needs "
+    "storage sqlite:PATH or postgresql://…",
+    [](StudyOptions& o, const std::string& v) { o.workers = static_cast<int>(parse_int("workers", v, 1, 4096)); });
+  S("stale-after", Kind::Double, kWorkers,
+    "with workers > 1: seconds without heartbeat before a running trial is re-offered (default 60)",
+    [](StudyOptions& o, const std::string& v) { o.stale_after = parse_double("stale-after", v, 0.0); });
   S("json", Kind::Flag, kOutput, "print one JSON object instead of a table",
     [](StudyOptions& o, const std::string& v) { o.json = parse_bool("json", v); });
   // ---- strategy

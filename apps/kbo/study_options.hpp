@@ -31,6 +31,8 @@ struct StudyOptions {
   // how long / how
   int iters = 50;
   double eval_timeout = 0.0;       // seconds, 0 ⇒ none
+  int workers = 1;                 // optimize: local `kbo worker` processes (1: evaluate in-process)
+  double stale_after = 60.0;       // optimize --workers: seconds without heartbeat before a trial is re-offered
   bool json = false;
   StrategyConfig strategy;
   // tell
@@ -50,6 +52,7 @@ enum OptionGroup : unsigned {
   kStrategy = 16, // --strategy --kernel --ard/--no-ard --acq --beta --beta-schedule --init --init-method
                   // --fit-restarts --seed --acq-optimizer --invariance --invariant-kernel --space-related kernels
   kTell = 32,     // --trial --value --failed
+  kWorkers = 64,  // --workers --stale-after
 };
 
 class StudyOptionParser {

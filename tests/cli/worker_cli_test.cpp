@@ -210,6 +210,23 @@ TEST_P(WorkerCli, BayesianOptimisationWithTwoWorkersOnABuiltinProblem) {
   EXPECT_EQ(xs.size(), 8u);  // no point evaluated twice
 }
 
+TEST_P(WorkerCli, WorkersComeFromTheConfigFileAndTheFlagOverridesThem) {
+  std::ofstream(*dir_ / "study.toml") << "problem = \"branin\"\ninit = 3\niters = 1\nseed = 4\nworkers = 3\n"
+                                         "stale-after = 30\n";
+  const std::string cfg = " --config " + quote(*dir_ / "study.toml");
+  const CmdResult from_file = run_kbo("optimize --json" + cfg + st("c1"), *dir_);
+  ASSERT_EQ(from_file.code, 0) << from_file.err;
+  EXPECT_EQ(from_file.json()["workers"].get<int>(), 3);
+  EXPECT_EQ(from_file.json()["n_complete"].get<int>(), 4);
+  const CmdResult flag = run_kbo("optimize --json --workers 2" + cfg + st("c2"), *dir_);
+  ASSERT_EQ(flag.code, 0) << flag.err;
+  EXPECT_EQ(flag.json()["workers"].get<int>(), 2);
+  std::ofstream(*dir_ / "bad.toml") << "problem = \"branin\"\nworkers = 0\n";
+  const CmdResult bad = run_kbo("optimize --config " + quote(*dir_ / "bad.toml") + st("c3"), *dir_);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("workers"), std::string::npos) << bad.err;
+}
+
 TEST_P(WorkerCli, AskNReturnsDistinctPendingTrialsAndWorkersNeedABudget) {
   const std::string s = st("a");
   for (int i = 0; i < 3; ++i) {
