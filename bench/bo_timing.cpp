@@ -33,6 +33,10 @@ nlohmann::json run_bo_timing(const BoTimingOptions& o, bool verbose) {
     StrategyConfig c;
     c.seed = 1;
     c.n_init = 1;  // past the design from the first call
+    if (o.fit_restarts >= 0) c.fit_restarts = o.fit_restarts;
+    if (o.raw_samples >= 0) c.acq_optimizer.raw_samples = o.raw_samples;
+    if (o.num_starts >= 0) c.acq_optimizer.num_starts = o.num_starts;
+    if (!o.bo_options.empty()) c.module_options["bo"] = o.bo_options;
     BOStrategy s(c, space);
     s.suggest(X, y, Mat(0, o.dim), n);  // cold fit from the initial hyperparameters (not timed)
     std::vector<double> wall, cpu, fit, acq;

@@ -2,6 +2,7 @@
 // Acquisition functions. Convention: the GP models the quantity to MAXIMISE (strategies negate
 // objectives that are minimised) and every acquisition is maximised.
 #include <memory>
+#include <vector>
 
 #include "kbo/gp.hpp"
 
@@ -28,6 +29,19 @@ class UpperConfidenceBound : public Acquisition {
  private:
   const GP& gp_;
   double beta_;
+};
+
+/// The mean of several acquisitions (e.g. UCB under hyperparameter samples: the acquisition of a
+/// hyperparameter-marginalised model, as in Snoek et al. 2012's integrated acquisition).
+class AveragedAcquisition : public Acquisition {
+ public:
+  explicit AveragedAcquisition(std::vector<std::unique_ptr<Acquisition>> parts);  // InputError if empty
+  double value(const Vec& x) const override;
+  double value_and_gradient(const Vec& x, Vec& grad) const override;
+  Vec values(const Mat& X) const override;
+  std::size_t size() const { return parts_.size(); }
+ private:
+  std::vector<std::unique_ptr<Acquisition>> parts_;
 };
 
 /// log EI(x) for improvement over `incumbent` (in original units), computed in log space so that it

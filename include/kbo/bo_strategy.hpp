@@ -31,6 +31,39 @@ class UnitCubeSpace : public Space {
   Box unit_;
 };
 
+/// Model-fit knobs of BOStrategy that are not CLI flags of `kbo optimize`: read from
+/// StrategyConfig::module_options["bo"] (a JSON object whose keys are the field names below; unknown
+/// keys are an InputError). The defaults are the tested default model; `kbo bench bo --bo KEY=VALUE`
+/// sets them so each variant in docs/bench/bo.md is reproducible by a command.
+struct BOModelOptions {
+  double constant_mean_variance = 100.0;  // c of the kernel + c term (prior variance of the constant mean)
+  double noise_floor = 1e-6;              // lower bound of the noise variance (standardised targets)
+  double noise_cap = 1.0;                 // upper bound of the noise variance (standardised targets)
+  double restart_noise_max = 0.1;         // random restarts draw the noise log-uniformly in [floor, this]
+  double restart_lengthscale_min = 0.05;  // … and lengthscales log-uniformly in [min, max] (unit cube)
+  double restart_lengthscale_max = 2.0;
+  // A deterministic extra start besides the warm start and the random restarts: all lengthscales =
+  // fixed_start_lengthscale, signal variance 1, noise = fixed_start_noise (0 ⇒ no such start).
+  double fixed_start_lengthscale = 0.0;
+  double fixed_start_noise = 1e-4;
+  // MAP priors, as densities of θ: Gamma(shape, rate) on each lengthscale, on the signal variance and
+  // on the noise variance (of the standardised targets). Defaults: BoTorch's SingleTaskGP priors.
+  double lengthscale_prior_shape = 3.0, lengthscale_prior_rate = 6.0;
+  double variance_prior_shape = 2.0, variance_prior_rate = 0.15;
+  double noise_prior_shape = 1.1, noise_prior_rate = 0.05;
+  int fit_evaluations = 60;               // L-BFGS evaluations per hyperparameter run
+  bool warm_start = true;                 // start from the previous fit (else only the other starts)
+  // Hyperparameter-marginalised UCB while the data are few: with n ≤ hmc_max_n observations (0 ⇒
+  // never) the UCB (acquisition "ucb" only) is the mean of UCB under hmc_keep HMC draws of θ from the
+  // MAP objective's posterior (hmc_warmup adaptation + hmc_samples kept iterations of hmc_leapfrog
+  // steps, started at the MAP fit, within the fit bounds); after that, the MAP model alone.
+  int hmc_max_n = 0;
+  int hmc_warmup = 100, hmc_samples = 40, hmc_keep = 8, hmc_leapfrog = 8;
+
+  static BOModelOptions from_json(const nlohmann::json& j);  // InputError on unknown keys / bad values
+  nlohmann::json to_json() const;
+};
+
 /// Standard GP-BO step: maps the space's box to the unit cube [0,1]^D (the GP always works there),
 /// initial design (config.n_init points, Sobol/uniform, canonicalised), then per suggestion: set data,
 /// refit (MAP/ML-II, config.fit_restarts), build the acquisition (UCB with constant/srinivas/chowdhury β,
@@ -63,20 +96,27 @@ class BOStrategy : public Strategy {
   const GP* model() const;   // GP of the last suggestion (nullptr during the initial design)
 
   const StrategyConfig& config() const { return config_; }
+  const BOModelOptions& model_options() const { return model_options_; }
   const UnitCubeSpace& unit_space() const { return *unit_; }
 
  private:
   Vec random_point(int trial_index) const;
   double refit(int trial_index);  // MAP/ML-II refit of gp_ (data already set); returns the objective
+  void fit_bounds(Vec& lower, Vec& upper) const;  // log-θ bounds of the fit (noise floor/cap applied)
+  std::vector<Prior> map_priors() const;          // priors of the MAP fit (empty for ML-II)
+  std::vector<GP> hmc_models(int trial_index);    // hmc_keep copies of gp_ at HMC draws of θ
   std::unique_ptr<Acquisition> make_acquisition(const GP& gp, const Vec& y, int n_observed) const;
 
   StrategyConfig config_;
+  BOModelOptions model_options_;
   std::shared_ptr<const Space> space_;
   std::shared_ptr<const UnitCubeSpace> unit_;
   KernelPtr kernel_;            // prototype (initial hyperparameters)
   Mat design_;                  // initial design, unit cube, n_init x D
   std::optional<GP> gp_;        // fitted on real observations only (no fantasies)
   FantasyMode fantasy_ = FantasyMode::KrigingBeliever;
+  double hmc_step_ = 0.05;      // HMC step size and inverse mass carried from one suggestion to the next
+  Vec hmc_inverse_mass_;
   nlohmann::json info_ = nlohmann::json::object();
 };
 

@@ -1,6 +1,8 @@
 // UCB, log-EI and log-PI on a fitted GP (original units, latent variance), with analytic gradients.
 #include "kbo/acquisition.hpp"
 
+#include "kbo/error.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -55,6 +57,35 @@ Vec Acquisition::values(const Mat& X) const {
 }
 
 // ---------------- UCB ----------------
+AveragedAcquisition::AveragedAcquisition(std::vector<std::unique_ptr<Acquisition>> parts) : parts_(std::move(parts)) {
+  if (parts_.empty()) throw InputError("AveragedAcquisition: needs at least one acquisition");
+}
+
+double AveragedAcquisition::value(const Vec& x) const {
+  double v = 0.0;
+  for (const auto& a : parts_) v += a->value(x);
+  return v / static_cast<double>(parts_.size());
+}
+
+double AveragedAcquisition::value_and_gradient(const Vec& x, Vec& grad) const {
+  double v = 0.0;
+  grad = Vec::Zero(x.size());
+  Vec g;
+  for (const auto& a : parts_) {
+    v += a->value_and_gradient(x, g);
+    grad += g;
+  }
+  const double k = static_cast<double>(parts_.size());
+  grad /= k;
+  return v / k;
+}
+
+Vec AveragedAcquisition::values(const Mat& X) const {
+  Vec v = Vec::Zero(X.rows());
+  for (const auto& a : parts_) v += a->values(X);
+  return v / static_cast<double>(parts_.size());
+}
+
 UpperConfidenceBound::UpperConfidenceBound(const GP& gp, double beta) : gp_(gp), beta_(beta) {
   if (!(beta >= 0.0) || !std::isfinite(beta))
     throw InputError("UCB: beta must be finite and >= 0, got " + std::to_string(beta));

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 
 #include "kbo/acquisition.hpp"
+#include "kbo/error.hpp"
 #include "kbo/kernels/stationary.hpp"
 #include "kbo/optimize/multistart.hpp"
 
@@ -216,3 +218,29 @@ TEST(Acquisition, MaximizeAcquisitionDeterministicAndBeatsItsCandidates) {
 }
 
 }  // namespace
+
+TEST(Acquisition, AveragedAcquisitionIsTheMeanOfItsParts) {
+  // Two UCBs on the same tiny GP with β = 1 and β = 9: their mean is μ + ((1 + 3)/2) σ = μ + 2σ,
+  // i.e. exactly UCB with β = 4 — values and gradients (the mean of the parts' gradients).
+  const kbo::GP gp = tiny_gp();
+  std::vector<std::unique_ptr<kbo::Acquisition>> parts;
+  parts.push_back(std::make_unique<kbo::UpperConfidenceBound>(gp, 1.0));
+  parts.push_back(std::make_unique<kbo::UpperConfidenceBound>(gp, 9.0));
+  const kbo::AveragedAcquisition avg(std::move(parts));
+  const kbo::UpperConfidenceBound ucb4(gp, 4.0);
+  EXPECT_EQ(avg.size(), 2u);
+  Mat P(4, 2);
+  int i = 0;
+  for (const Vec& x : probe_points()) {
+    P.row(i++) = x.transpose();
+    double mu, sd;
+    by_hand(x, mu, sd);
+    EXPECT_NEAR(avg.value(x), mu + 2.0 * sd, 1e-10);
+    Vec g, g4;
+    EXPECT_NEAR(avg.value_and_gradient(x, g), ucb4.value_and_gradient(x, g4), 1e-12);
+    EXPECT_LT((g - g4).norm(), 1e-10);
+  }
+  const Vec batch = avg.values(P), single = ucb4.values(P);
+  EXPECT_LT((batch - single).norm(), 1e-10);
+  EXPECT_THROW(kbo::AveragedAcquisition({}), kbo::InputError);
+}

@@ -1,0 +1,173 @@
+// BOModelOptions (StrategyConfig::module_options["bo"]): parsing, validation, and that each knob reaches
+// the fit; plus `kbo bench bo`'s variant switches (--seeds lists, --bo KEY=VALUE) end to end.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "kbo/bo_strategy.hpp"
+#include "kbo/error.hpp"
+#include "kbo/problems.hpp"
+
+using namespace kbo;
+namespace fs = std::filesystem;
+
+namespace {
+
+// n points of pure noise on [0,1]^2: no structure, so an unconstrained fit puts most of the variance
+// into the noise term.
+void noise_data(int n, Mat& X, Vec& y) {
+  Rng rng = make_rng(11);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  X = BoxSpace(Box::unit(2)).sample(n, SamplingMethod::Uniform, rng);
+  y.resize(n);
+  for (int i = 0; i < n; ++i) y(i) = normal(rng);
+}
+
+StrategyConfig with_bo(const nlohmann::json& bo) {
+  StrategyConfig c;
+  c.seed = 4;
+  c.module_options["bo"] = bo;
+  return c;
+}
+
+double fitted_noise(const nlohmann::json& bo) {
+  Mat X;
+  Vec y;
+  noise_data(30, X, y);
+  BOStrategy s(with_bo(bo), std::make_shared<BoxSpace>(Box::unit(2)));
+  s.suggest(X, y, Mat(0, 2), 30);
+  return s.model()->noise_variance();
+}
+
+int run_kbo(const std::string& args) {
+  const int status = std::system((std::string(KBO_BINARY) + " " + args + " >/dev/null 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST(BOModelOptions, DefaultsRoundTripAndMissingKeyIsDefault) {
+  const BOModelOptions d;
+  EXPECT_EQ(BOModelOptions::from_json(nlohmann::json()).to_json(), d.to_json());
+  EXPECT_EQ(BOModelOptions::from_json(nlohmann::json::object()).to_json(), d.to_json());
+  EXPECT_EQ(BOModelOptions::from_json(d.to_json()).to_json(), d.to_json());
+  const auto o = BOModelOptions::from_json({{"noise_cap", 0.5}, {"fixed_start_lengthscale", 1.0}, {"warm_start", false}});
+  EXPECT_EQ(o.noise_cap, 0.5);
+  EXPECT_EQ(o.fixed_start_lengthscale, 1.0);
+  EXPECT_FALSE(o.warm_start);
+  EXPECT_EQ(o.noise_floor, d.noise_floor);
+  // A strategy built without module_options["bo"] uses the defaults.
+  BOStrategy s(StrategyConfig{}, std::make_shared<BoxSpace>(Box::unit(2)));
+  EXPECT_EQ(s.model_options().to_json(), d.to_json());
+}
+
+TEST(BOModelOptions, BadKeysAndValuesAreInputErrors) {
+  EXPECT_THROW(BOModelOptions::from_json({{"noise_flor", 1e-4}}), InputError);  // typo: unknown key
+  EXPECT_THROW(BOModelOptions::from_json(nlohmann::json::array()), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"noise_floor", "small"}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"noise_floor", 0.0}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"noise_cap", 1e-7}}), InputError);  // below the floor
+  EXPECT_THROW(BOModelOptions::from_json({{"noise_cap", 2.0}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"restart_lengthscale_min", 2.0}, {"restart_lengthscale_max", 1.0}}),
+               InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"lengthscale_prior_rate", -1.0}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"warm_start", 1}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"fit_evaluations", 0}}), InputError);
+  EXPECT_THROW(BOStrategy(with_bo({{"bogus", 1}}), std::make_shared<BoxSpace>(Box::unit(2))), InputError);
+  try {
+    BOModelOptions::from_json({{"bogus", 1}});
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("noise_cap"), std::string::npos) << "the message lists the allowed keys";
+  }
+}
+
+TEST(BOModelOptions, NoiseBoundsBindTheFit) {
+  // On pure noise the default fit explains most of the variance as noise (> 0.3 of the standardised
+  // variance); with noise_cap = 0.05 the fitted noise is at most the cap, and with a floor of 0.5 at
+  // least the floor: the bounds reach the optimiser (the uncapped value shows the cap is binding).
+  const double free_noise = fitted_noise(nlohmann::json::object());
+  EXPECT_GT(free_noise, 0.3);
+  EXPECT_LE(fitted_noise({{"noise_cap", 0.05}, {"restart_noise_max", 0.05}}), 0.05 * (1 + 1e-9));
+  EXPECT_GE(fitted_noise({{"noise_floor", 0.5}, {"restart_noise_max", 0.9}}), 0.5 * (1 - 1e-9));
+}
+
+TEST(BOModelOptions, FixedStartWithoutOtherStartsIsWhereTheFitStarts) {
+  // Only the fixed start (no warm start, no random restarts) and one objective evaluation: the fit
+  // cannot move, so the model's lengthscales are exactly the fixed start's.
+  Mat X;
+  Vec y;
+  noise_data(12, X, y);
+  StrategyConfig c = with_bo({{"fixed_start_lengthscale", 0.7}, {"fixed_start_noise", 0.01}, {"warm_start", false},
+                              {"fit_evaluations", 1}});
+  c.fit_restarts = 0;
+  BOStrategy s(c, std::make_shared<BoxSpace>(Box::unit(2)));
+  s.suggest(X, y, Mat(0, 2), 12);
+  const Vec theta = s.model()->hyperparameters();
+  ASSERT_EQ(theta.size(), 4);  // 2 lengthscales, variance, noise
+  EXPECT_NEAR(theta[0], std::log(0.7), 1e-12);
+  EXPECT_NEAR(theta[1], std::log(0.7), 1e-12);
+  EXPECT_NEAR(theta[2], 0.0, 1e-12);
+  EXPECT_NEAR(theta[3], std::log(0.01), 1e-12);
+}
+
+TEST(BOModelOptions, ConstantMeanTermIsOptional) {
+  Mat X;
+  Vec y;
+  noise_data(8, X, y);
+  BOStrategy with(StrategyConfig{}, std::make_shared<BoxSpace>(Box::unit(2)));
+  with.suggest(X, y, Mat(0, 2), 8);
+  EXPECT_NE(with.model()->kernel().describe().find("constant mean"), std::string::npos);
+  BOStrategy without(with_bo({{"constant_mean_variance", 0.0}}), std::make_shared<BoxSpace>(Box::unit(2)));
+  without.suggest(X, y, Mat(0, 2), 8);
+  EXPECT_EQ(without.model()->kernel().describe().find("constant mean"), std::string::npos);
+}
+
+TEST(BenchBoCli, SeedListsAndVariantOptionsReachTheJson) {
+  const fs::path dir = fs::temp_directory_path() / ("kbo_bench_bo_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  ASSERT_EQ(run_kbo("bench bo --only quality --problems branin --methods gpucb --seeds 7,9-10 --init 3 --iters 2 "
+                    "--bo noise_cap=0.5 --fit-restarts 1 --trace --out " + dir.string()),
+            0);
+  std::ifstream in(dir / "quality.json");
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["seeds"], nlohmann::json({7, 9, 10}));
+  EXPECT_EQ(j["methods"], nlohmann::json({"gpucb"}));
+  EXPECT_EQ(j["gpucb_config"]["bo"]["noise_cap"], 0.5);
+  EXPECT_EQ(j["gpucb_config"]["fit_restarts"], 1);
+  const auto& m = j["problems"]["branin"]["gpucb"];
+  EXPECT_EQ(m["final"].size(), 3u);
+  EXPECT_EQ(m["curves"][0].size(), 5u);     // 3 initial + 2 iterations
+  EXPECT_EQ(m["trace"][0].size(), 2u);      // one entry per BO iteration
+  EXPECT_FALSE(j["problems"]["branin"].contains("random"));
+  fs::remove_all(dir);
+  // Bad seed lists and unknown variant options: exit code 2, before any run.
+  EXPECT_EQ(run_kbo("bench bo --only quality --seeds 5-3 --out " + dir.string()), 2);
+  EXPECT_EQ(run_kbo("bench bo --only quality --seeds 1,,2 --out " + dir.string()), 2);
+  EXPECT_EQ(run_kbo("bench bo --only quality --seeds x --out " + dir.string()), 2);
+  EXPECT_EQ(run_kbo("bench bo --only quality --bo nosuchkey=1 --out " + dir.string()), 2);
+  EXPECT_EQ(run_kbo("bench bo --only quality --bo noise_cap --out " + dir.string()), 2);
+  EXPECT_FALSE(fs::exists(dir / "quality.json"));
+}
+
+TEST(BOModelOptions, HmcMarginalisedUcbWhileDataAreFew) {
+  // hmc_max_n = 12: with 12 observations the UCB averages hmc_keep = 4 HMC draws (reported in
+  // last_info), with 13 it is the MAP model's; both give a point in the box.
+  Mat X;
+  Vec y;
+  noise_data(13, X, y);
+  auto space = std::make_shared<BoxSpace>(Box::unit(2));
+  StrategyConfig c = with_bo({{"hmc_max_n", 12}, {"hmc_warmup", 60}, {"hmc_samples", 20}, {"hmc_keep", 4}});
+  BOStrategy s(c, space);
+  const Vec a = s.suggest(X.topRows(12), y.head(12), Mat(0, 2), 12);
+  EXPECT_TRUE(space->bounds().contains(a));
+  EXPECT_EQ(s.last_info()["hmc_draws"], 4);
+  const Vec b = s.suggest(X, y, Mat(0, 2), 13);
+  EXPECT_TRUE(space->bounds().contains(b));
+  EXPECT_FALSE(s.last_info().contains("hmc_draws"));
+  EXPECT_THROW(BOModelOptions::from_json({{"hmc_keep", 50}, {"hmc_samples", 40}}), InputError);
+}
