@@ -15,11 +15,22 @@ namespace kbo::linalg_detail {
 
 namespace {
 
-// y[i] −= Σ_{t<4} c_t[i] · a_t for i in [0, m).
-inline void update4(long m, double* __restrict y, const double* __restrict c0, const double* __restrict c1,
-                    const double* __restrict c2, const double* __restrict c3, double a0, double a1, double a2,
-                    double a3) {
+// y[i] −= Σ_{t<4} C[t·ld + i] · a_t for i in [0, m): four consecutive columns of a column-major matrix
+// with leading dimension ld, C pointing at the first column's first row used.
+inline void update4(long m, double* __restrict y, const double* __restrict C, long ld, double a0, double a1,
+                    double a2, double a3) {
+  const double* __restrict c0 = C;
+  const double* __restrict c1 = C + ld;
+  const double* __restrict c2 = C + 2 * ld;
+  const double* __restrict c3 = C + 3 * ld;
   for (long i = 0; i < m; ++i) y[i] -= c0[i] * a0 + c1[i] * a1 + c2[i] * a2 + c3[i] * a3;
+}
+
+// The same with coefficients a_t = sign · (row `row` of those columns), rows row..row+m−1 updated:
+// y −= sign · C[row.., k..k+3] C[row, k..k+3]ᵀ, where col0 points at column k (row 0).
+inline void update4_by_row(long m, double* y, const double* col0, long ld, long row, double sign) {
+  update4(m, y, col0 + row, ld, sign * col0[row], sign * col0[ld + row], sign * col0[2 * ld + row],
+          sign * col0[3 * ld + row]);
 }
 
 inline void update1(long m, double* __restrict y, const double* __restrict c0, double a0) {
@@ -33,13 +44,7 @@ bool small_cholesky_avx2(long n, double* A) {
     double* c = A + j * n + j;  // rows j..n−1 of column j
     const long m = n - j;
     long k = 0;
-    for (; k + 4 <= j; k += 4) {
-      const double* l0 = A + k * n;
-      const double* l1 = l0 + n;
-      const double* l2 = l1 + n;
-      const double* l3 = l2 + n;
-      update4(m, c, l0 + j, l1 + j, l2 + j, l3 + j, l0[j], l1[j], l2[j], l3[j]);
-    }
+    for (; k + 4 <= j; k += 4) update4_by_row(m, c, A + k * n, n, j, 1.0);
     for (; k < j; ++k) update1(m, c, A + k * n + j, A[k * n + j]);
     const double d = c[0];
     if (!(d > 0.0)) return false;
@@ -61,17 +66,16 @@ void small_lower_inverse_avx2(long n, const double* A, double* X, double* rd) {
     x[j] = 1.0;
     long k = j;
     for (; k + 4 <= n; k += 4) {
-      const double* l0 = A + k * n;
+      const double* l0 = A + k * n;  // columns k..k+2 enter the 4 x 4 diagonal block's solve
       const double* l1 = l0 + n;
       const double* l2 = l1 + n;
-      const double* l3 = l2 + n;
       // the 4 x 4 diagonal block, then one four-column update of the rows below it
       const double x0 = x[k] * rd[k];
       const double x1 = (x[k + 1] - l0[k + 1] * x0) * rd[k + 1];
       const double x2 = (x[k + 2] - l0[k + 2] * x0 - l1[k + 2] * x1) * rd[k + 2];
       const double x3 = (x[k + 3] - l0[k + 3] * x0 - l1[k + 3] * x1 - l2[k + 3] * x2) * rd[k + 3];
       x[k] = x0, x[k + 1] = x1, x[k + 2] = x2, x[k + 3] = x3;
-      update4(n - k - 4, x + k + 4, l0 + k + 4, l1 + k + 4, l2 + k + 4, l3 + k + 4, x0, x1, x2, x3);
+      update4(n - k - 4, x + k + 4, l0 + k + 4, n, x0, x1, x2, x3);
     }
     for (; k < n; ++k) {
       const double* lk = A + k * n;
@@ -98,14 +102,8 @@ void small_cholesky_inverse_avx2(long n, double* A, double* work) {
     for (long i = j; i < n; ++i) out[i] = 0.0;
     // out[i] += Σ_k Z[i,k] Z[j,k] over k ≥ i: column k of Z (rows j..k) scaled by Z[j,k] = X[k,j].
     long k = j;
-    for (; k + 4 <= n; k += 4) {
-      const double* z0 = Z + k * n;
-      const double* z1 = z0 + n;
-      const double* z2 = z1 + n;
-      const double* z3 = z2 + n;
-      // column k+t is nonzero in rows ≤ k+t: one update over rows j..k+3 (the stored zeros cover the rest)
-      update4(k + 4 - j, out + j, z0 + j, z1 + j, z2 + j, z3 + j, -z0[j], -z1[j], -z2[j], -z3[j]);
-    }
+    // column k+t is nonzero in rows ≤ k+t: one update over rows j..k+3 (the stored zeros cover the rest)
+    for (; k + 4 <= n; k += 4) update4_by_row(k + 4 - j, out + j, Z + k * n, n, j, -1.0);
     for (; k < n; ++k) {
       const double* zk = Z + k * n;
       update1(k + 1 - j, out + j, zk + j, -zk[j]);
