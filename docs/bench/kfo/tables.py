@@ -124,6 +124,7 @@ if __name__ == "__main__":
                              ("alpha-clip vs flip (gp.json, flip/gp.json)", flip_table, ["gp.json", "flip/gp.json"]),
                              ("synthetic, K# = 0 (synthetic.json)", synthetic_table, ["synthetic.json"]),
                              ("synthetic, from the best baseline", synthetic_table, ["from_baseline/synthetic.json"]),
+                             ("synthetic, MAP fits (map/synthetic.json)", synthetic_table, ["map/synthetic.json"]),
                              ("runtime (runtime.json)", runtime_table, ["runtime.json"])]:
         data = [load(f) for f in files]
         if all(d is not None for d in data):
