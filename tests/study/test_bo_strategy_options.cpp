@@ -61,6 +61,9 @@ TEST(BOModelOptions, DefaultsRoundTripAndMissingKeyIsDefault) {
   EXPECT_EQ(o.fixed_start_lengthscale, 1.0);
   EXPECT_FALSE(o.warm_start);
   EXPECT_EQ(o.noise_floor, d.noise_floor);
+  EXPECT_EQ(o.restart_noise_max, 0.5);  // default 0.5, within the cap
+  EXPECT_EQ(BOModelOptions::from_json({{"noise_cap", 0.25}}).restart_noise_max, 0.25);  // clipped to the cap
+  EXPECT_THROW(BOModelOptions::from_json({{"noise_cap", 0.25}, {"restart_noise_max", 0.5}}), InputError);
   // A strategy built without module_options["bo"] uses the defaults.
   BOStrategy s(StrategyConfig{}, std::make_shared<BoxSpace>(Box::unit(2)));
   EXPECT_EQ(s.model_options().to_json(), d.to_json());
