@@ -1,5 +1,6 @@
 #include "kbo/kernels/stationary.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <sstream>
@@ -22,23 +23,50 @@ static_assert(static_cast<int>(StationaryType::RBF) == static_cast<int>(sd::Prof
 // Up to this many dimensions, cross() computes distances from exact differences instead of a GEMM.
 constexpr int kDirectMaxDim = 16;
 
-std::atomic<bool> g_simd_allowed{true};
-bool cpu_has_avx2_fma() {
-  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return ok;
+// The best build of the per-pair loops that the CPU runs and tests allow (set_stationary_simd_max).
+std::atomic<int> g_simd_max{static_cast<int>(StationarySimd::AVX512)};
+StationarySimd cpu_simd() {
+  static const StationarySimd level = [] {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      return StationarySimd::AVX512;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return StationarySimd::AVX2;
+    return StationarySimd::Portable;
+  }();
+  return level;
 }
-bool use_avx2() { return g_simd_allowed.load(std::memory_order_relaxed) && cpu_has_avx2_fma(); }
+StationarySimd simd_level() {
+  return static_cast<StationarySimd>(std::min(g_simd_max.load(std::memory_order_relaxed), static_cast<int>(cpu_simd())));
+}
+struct Passes {
+  void (*gram)(const sd::PassArgs&);
+  void (*contract)(const sd::PassArgs&);
+  void (*profile)(int, long, double, double*);
+  void (*cross)(int, long, long, long, const double*, const double*, double, double*);
+};
+const Passes& passes() {
+  static const Passes portable{sd::gram_pass_generic, sd::contract_pass_generic, sd::profile_pass_generic,
+                               sd::cross_pass_generic};
+  static const Passes avx2{sd::gram_pass_avx2, sd::contract_pass_avx2, sd::profile_pass_avx2, sd::cross_pass_avx2};
+  static const Passes avx512{sd::gram_pass_avx512, sd::contract_pass_avx512, sd::profile_pass_avx512,
+                             sd::cross_pass_avx512};
+  switch (simd_level()) {
+    case StationarySimd::AVX512: return avx512;
+    case StationarySimd::AVX2: return avx2;
+    default: return portable;
+  }
+}
 // σ² φ in place over a contiguous array of squared scaled distances.
 void profile_in_place(StationaryType t, double variance, Mat& r2) {
-  if (use_avx2())
-    sd::profile_pass_avx2(static_cast<int>(t), static_cast<long>(r2.size()), variance, r2.data());
-  else
-    sd::profile_pass_generic(static_cast<int>(t), static_cast<long>(r2.size()), variance, r2.data());
+  passes().profile(static_cast<int>(t), static_cast<long>(r2.size()), variance, r2.data());
 }
 }  // namespace
 
-void set_stationary_simd(bool allowed) { g_simd_allowed.store(allowed); }
-bool stationary_simd_active() { return use_avx2(); }
+void set_stationary_simd_max(StationarySimd level) { g_simd_max.store(static_cast<int>(level)); }
+void set_stationary_simd(bool allowed) {
+  set_stationary_simd_max(allowed ? StationarySimd::AVX512 : StationarySimd::Portable);
+}
+StationarySimd stationary_simd_in_use() { return simd_level(); }
+bool stationary_simd_active() { return simd_level() != StationarySimd::Portable; }
 
 StationaryType parse_stationary_type(const std::string& name) {
   if (name == "rbf" || name == "se" || name == "sqexp") return StationaryType::RBF;
@@ -221,7 +249,7 @@ Mat StationaryKernel::cross(const Mat& X, const Mat& Y) const {
   // Few dimensions: exact differences, one output column at a time along the longer side (a GEMM with
   // an inner dimension of D ≤ 16 is mostly packing overhead).
   const Mat A = scaled(X), B = scaled(Y);
-  auto pass = use_avx2() ? sd::cross_pass_avx2 : sd::cross_pass_generic;
+  auto pass = passes().cross;
   if (X.rows() >= Y.rows()) {
     Mat out(X.rows(), Y.rows());
     pass(static_cast<int>(type_), static_cast<long>(X.rows()), static_cast<long>(Y.rows()), dim_, A.data(), B.data(),
@@ -265,10 +293,7 @@ bool StationaryKernel::gram_lower_fused(const Mat& X, double shift, Mat& K, Mat&
   a.K = K.data();
   a.E = aux.data();
   a.work = work.data();
-  if (use_avx2())
-    sd::gram_pass_avx2(a);
-  else
-    sd::gram_pass_generic(a);
+  passes().gram(a);
   return true;
 }
 
@@ -291,10 +316,7 @@ Vec StationaryKernel::gradient_contract_fused(const Mat& X, const Mat& S, const 
   a.ard = ard_;
   a.g = g.data();
   a.work = work.data();
-  if (use_avx2())
-    sd::contract_pass_avx2(a);
-  else
-    sd::contract_pass_generic(a);
+  passes().contract(a);
   return g;
 }
 

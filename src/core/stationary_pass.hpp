@@ -1,10 +1,10 @@
 #pragma once
 // Per-pair loops of the stationary kernels' fused likelihood path and of their elementwise profile,
-// over raw column-major arrays. Compiled twice from stationary_pass.inc: portable (x86-64 baseline) in
-// stationary_pass_generic.cpp and for AVX2+FMA with libmvec's vector exp in stationary_pass_avx2.cpp
-// (see CMakeLists.txt, kbo_avx2_sources). Declarations only: no inline code is shared between the two
-// objects, so no AVX2 instruction can reach generic code through the linker. stationary.cpp picks one
-// at run time (__builtin_cpu_supports).
+// over raw column-major arrays. Compiled three times from stationary_pass.inc: portable (x86-64
+// baseline) in stationary_pass_generic.cpp, for AVX2+FMA with libmvec's vector exp in
+// stationary_pass_avx2.cpp and for AVX-512 in stationary_pass_avx512.cpp (see CMakeLists.txt).
+// Declarations only: no inline code is shared between the objects, so no AVX instruction can reach
+// generic code through the linker. stationary.cpp picks one at run time (__builtin_cpu_supports).
 
 namespace kbo::stationary_detail {
 
@@ -30,18 +30,23 @@ struct PassArgs {
 /// K and E (see PassArgs) for the pairs i ≥ j.
 void gram_pass_generic(const PassArgs& a);
 void gram_pass_avx2(const PassArgs& a);
+void gram_pass_avx512(const PassArgs& a);
 /// g_p = Σ_ij W_ij ∂K_ij/∂θ_p, W = ααᵀ − S, θ = (log ℓ..., log σ²), from the lower triangles of S and E.
 void contract_pass_generic(const PassArgs& a);
 void contract_pass_avx2(const PassArgs& a);
+void contract_pass_avx512(const PassArgs& a);
 /// In place: v[i] ← σ² φ(r²) for count squared scaled distances v[i] (clamped at 0 first).
 void profile_pass_generic(int type, long count, double variance, double* v);
 void profile_pass_avx2(int type, long count, double variance, double* v);
+void profile_pass_avx512(int type, long count, double variance, double* v);
 
 /// out (rows x cols, column-major) = σ² φ(‖P_i − Q_j‖²) for P (rows x d) and Q (cols x d), column-major,
 /// already divided by the lengthscales; one column of out at a time (exact differences).
 void cross_pass_generic(int type, long rows, long cols, long d, const double* P, const double* Q, double variance,
                         double* out);
 void cross_pass_avx2(int type, long rows, long cols, long d, const double* P, const double* Q, double variance,
+                     double* out);
+void cross_pass_avx512(int type, long rows, long cols, long d, const double* P, const double* Q, double variance,
                      double* out);
 
 }  // namespace kbo::stationary_detail

@@ -63,10 +63,13 @@ class StationaryKernel : public Kernel {
   double variance_;
 };
 
-/// The per-pair loops of stationary kernels (gram, cross, the fused likelihood path) run an AVX2+FMA
-/// build when the CPU has it. set_stationary_simd(false) forces the portable build (tests compare the
-/// two); stationary_simd_active() says which one runs.
+/// The per-pair loops of stationary kernels (gram, cross, the fused likelihood path) run the best build
+/// the CPU has: AVX-512, AVX2+FMA or portable. set_stationary_simd_max caps it (tests compare the
+/// builds), set_stationary_simd(false) forces the portable one; stationary_simd_in_use() says which runs.
+enum class StationarySimd : int { Portable = 0, AVX2 = 1, AVX512 = 2 };
+void set_stationary_simd_max(StationarySimd level);
 void set_stationary_simd(bool allowed);
+StationarySimd stationary_simd_in_use();
 bool stationary_simd_active();
 
 /// Convenience: make_kernel("matern52", dim, ard) etc.
