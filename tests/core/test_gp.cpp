@@ -197,8 +197,11 @@ TEST(GP, FitIncreasesLikelihoodAndReachesStationaryPoint) {
   Vec lo, hi;
   gp.default_bounds(lo, hi);
   Vec t = gp.hyperparameters();
-  for (int i = 0; i < t.size(); ++i)
-    if (t[i] > lo[i] + 1e-3 && t[i] < hi[i] - 1e-3) EXPECT_LT(std::abs(g[i]), 1e-2) << "θ" << i;
+  for (int i = 0; i < t.size(); ++i) {
+    if (t[i] > lo[i] + 1e-3 && t[i] < hi[i] - 1e-3) {
+      EXPECT_LT(std::abs(g[i]), 1e-2) << "θ" << i;
+    }
+  }
 }
 
 TEST(GP, MapFitStaysAwayFromAllNoise) {
