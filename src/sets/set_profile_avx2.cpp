@@ -109,21 +109,7 @@ double run_profile_sum(int type, long n, const double* __restrict G, const doubl
   return s;
 }
 
-double run_sum(long n, const double* __restrict v) {
-  double s = 0.0;
-  for (long i = 0; i < n; ++i) s += v[i];
-  return s;
-}
-
-// Σ_i g_i (a_i − b)² over a run.
-double run_weighted_sq_diff(long n, const double* __restrict g, const double* __restrict a, double b) {
-  double s = 0.0;
-  for (long i = 0; i < n; ++i) {
-    const double t = a[i] - b;
-    s += g[i] * t * t;
-  }
-  return s;
-}
+#include "set_run_sums.inc"
 
 }  // namespace
 
