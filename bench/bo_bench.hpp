@@ -20,6 +20,7 @@ struct BoQualityOptions {
   int raw_samples = -1;    // acquisition maximiser: Sobol candidates (< 0 ⇒ default)
   int num_starts = -1;     // acquisition maximiser: L-BFGS polishes (< 0 ⇒ default)
   nlohmann::json bo_options = nlohmann::json::object();
+  std::string kernel;      // gpucb variant: the model's kernel (empty ⇒ StrategyConfig's default)
   bool trace = false;      // keep each gpucb iteration's last_info() (θ, acquisition value) in the JSON
 };
 /// Parses a seed list: "N" (seeds 0..N-1), "A-B" (A..B inclusive) or "a,b,c" (items may be ranges).

@@ -33,6 +33,7 @@ StrategyConfig strategy_config(const BoQualityOptions& o, const std::string& met
     if (o.raw_samples >= 0) c.acq_optimizer.raw_samples = o.raw_samples;
     if (o.num_starts >= 0) c.acq_optimizer.num_starts = o.num_starts;
     if (!o.bo_options.empty()) c.module_options["bo"] = o.bo_options;
+    if (!o.kernel.empty()) c.kernel = o.kernel;
   }
   return c;
 }

@@ -36,6 +36,7 @@ int run_bench_bo(int argc, char** argv) {
   app.add_option("--bo", bo_options,
                  "gpucb variant: BO model option KEY=VALUE (repeatable; keys of kbo::BOModelOptions, e.g. "
                  "noise_floor=1e-4, fixed_start_lengthscale=1)");
+  app.add_option("--kernel", q.kernel, "gpucb variant: the model's kernel (default: kbo optimize's, matern52)");
   app.add_flag("--trace", q.trace, "keep every gpucb iteration's fitted hyperparameters and point in quality.json");
   app.add_option("--sizes", t.sizes, "n values of the timing figure (default 10 25 50 100 200 300 500)");
   app.add_option("--reps", t.reps, "timed iterations per n (default 5)")->check(CLI::Range(1, 1000));
@@ -45,9 +46,10 @@ int run_bench_bo(int argc, char** argv) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0)
       throw InputError("--bo '" + kv + "': expected KEY=VALUE (a BO model option and a number or true/false)");
-    const auto value = nlohmann::json::parse(kv.substr(eq + 1), nullptr, /*allow_exceptions=*/false);
-    if (value.is_discarded() || !(value.is_number() || value.is_boolean()))
-      throw InputError("--bo '" + kv + "': the value must be a number or true/false");
+    auto value = nlohmann::json::parse(kv.substr(eq + 1), nullptr, /*allow_exceptions=*/false);
+    if (value.is_discarded()) value = kv.substr(eq + 1);  // a word: string options (e.g. output_warp=copula)
+    if (!(value.is_number() || value.is_boolean() || value.is_string()))
+      throw InputError("--bo '" + kv + "': the value must be a number, true/false or a word");
     q.bo_options[kv.substr(0, eq)] = value;
   }
   kbo::BOModelOptions::from_json(q.bo_options);  // unknown keys / bad values fail before any run

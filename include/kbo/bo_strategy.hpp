@@ -36,7 +36,7 @@ class UnitCubeSpace : public Space {
 /// keys are an InputError). The defaults are the tested default model; `kbo bench bo --bo KEY=VALUE`
 /// sets them so each variant in docs/bench/bo.md is reproducible by a command.
 struct BOModelOptions {
-  double constant_mean_variance = 100.0;  // c of the kernel + c term (prior variance of the constant mean)
+  double constant_mean_variance = 100.0;  // prior_mean "gls": c of the kernel + c term (0 ⇒ sample mean)
   double noise_floor = 1e-6;              // lower bound of the noise variance (standardised targets)
   double noise_cap = 1.0;                 // upper bound of the noise variance (standardised targets)
   // Random restarts draw the noise log-uniformly in [floor, restart_noise_max]. 0.5 (was 0.1) was chosen
@@ -61,6 +61,20 @@ struct BOModelOptions {
   // steps, started at the MAP fit, within the fit bounds); after that, the MAP model alone.
   int hmc_max_n = 0;
   int hmc_warmup = 100, hmc_samples = 40, hmc_keep = 8, hmc_leapfrog = 8;
+  // Prior mean of the GP: "worst" (default) — a constant at the worst value seen (De Ath, Fieldsend &
+  // Everson 2020, "What do you mean?": best for d ≥ 5 in their study; far from the data the model
+  // expects nothing better than the worst, so UCB explores less of the empty box boundary); "gls" —
+  // the kernel + c term below, the GLS constant (the default until this choice); "sample" — the sample
+  // mean; "quantile" — the mean_quantile quantile of the values seen. docs/bench/bo.md has the study.
+  std::string prior_mean = "worst";
+  double mean_quantile = 0.5;
+  // A second stationary kernel fitted beside config.kernel at every refit; the higher MAP objective
+  // (LML + log prior) wins, i.e. the kernel's smoothness is chosen by evidence. "none" disables it.
+  // Only when the model kernel is a plain stationary kernel (not for invariant or set kernels).
+  std::string alt_kernel = "matern32";
+  // Monotone warp of the targets before the GP: "none", "copula" or "log" (kbo/bo_targets.hpp); both
+  // warps were worse on Ackley-6 (docs/bench/bo.md) and are kept as variants.
+  std::string output_warp = "none";
 
   static BOModelOptions from_json(const nlohmann::json& j);  // InputError on unknown keys / bad values
   nlohmann::json to_json() const;
@@ -78,10 +92,11 @@ struct BOModelOptions {
 ///   concurrent askers get different design points and a resumed study continues the same design.
 /// - If fewer than 2 trials have completed after the design (failures), points are uniform random,
 ///   seeded by (seed, trial_index).
-/// - The model is BoTorch's SingleTaskGP in kbo terms: the kernel plus a constant (a N(0, 100) prior on
-///   the constant mean of the standardised targets, i.e. the GLS mean, marginalised), MAP with BoTorch's
-///   priors as densities of θ (Prior::value_density), noise ≥ 1e-6 of the target variance
-///   (docs/bench/bo.md explains each choice).
+/// - The model: Matérn-5/2 ARD (config.kernel) or Matérn-3/2, whichever has the higher MAP objective
+///   at this refit (BOModelOptions::alt_kernel); a constant prior mean at the worst value seen
+///   (BOModelOptions::prior_mean), targets scaled by their standard deviation; MAP with BoTorch's
+///   SingleTaskGP priors as densities of θ (Prior::value_density), noise ≥ 1e-6 of the target variance
+///   (docs/bench/bo.md explains each choice and the variants measured against it).
 /// - Hyperparameters are refitted at every suggestion, warm-started from the previous fit (held by
 ///   this object) plus config.fit_restarts random restarts, run in parallel; L-BFGS runs are capped.
 /// - Pending points enter as fantasies (config.fantasy, default kriging believer: observed at the
@@ -95,7 +110,9 @@ class BOStrategy : public Strategy {
   Vec suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) override;
   std::string name() const override;
   nlohmann::json last_info() const override;
-  const GP* model() const;   // GP of the last suggestion (nullptr during the initial design)
+  // GP of the last suggestion (nullptr during the initial design), fitted to model_targets(y): with the
+  // default prior mean its units are (y − worst)/std(y), not the objective's.
+  const GP* model() const;
 
   const StrategyConfig& config() const { return config_; }
   const BOModelOptions& model_options() const { return model_options_; }
@@ -103,10 +120,15 @@ class BOStrategy : public Strategy {
 
  private:
   Vec random_point(int trial_index) const;
-  double refit(int trial_index);  // MAP/ML-II refit of gp_ (data already set); returns the objective
-  void fit_bounds(Vec& lower, Vec& upper) const;  // log-θ bounds of the fit (noise floor/cap applied)
-  std::vector<Prior> map_priors() const;          // priors of the MAP fit (empty for ML-II)
+  // MAP/ML-II refit of model (data already set; replaced by the best fit); returns the objective.
+  double refit(std::optional<GP>& model, int trial_index);
+  void fit_bounds(const GP& gp, Vec& lower, Vec& upper) const;  // log-θ bounds (noise floor/cap applied)
+  std::vector<Prior> map_priors(const GP& gp) const;             // priors of the MAP fit (empty for ML-II)
   std::vector<GP> hmc_models(int trial_index);    // hmc_keep copies of gp_ at HMC draws of θ
+  double gls_mean_variance() const;  // c of the kernel + c term (0 unless prior_mean is "gls")
+  bool gp_standardizes() const;      // the GP standardises about the sample mean ("gls", "sample")
+  Vec model_targets(const Vec& y) const;  // y as the GP sees it (warp, fixed-mean standardisation)
+  GP new_model(KernelPtr kernel) const;
   std::unique_ptr<Acquisition> make_acquisition(const GP& gp, const Vec& y, int n_observed) const;
 
   StrategyConfig config_;
@@ -116,6 +138,8 @@ class BOStrategy : public Strategy {
   KernelPtr kernel_;            // prototype (initial hyperparameters)
   Mat design_;                  // initial design, unit cube, n_init x D
   std::optional<GP> gp_;        // fitted on real observations only (no fantasies)
+  std::optional<GP> gp_alt_;    // the other kernel's model (BOModelOptions::alt_kernel); swapped with gp_ when it wins
+  KernelPtr alt_kernel_;        // prototype of the alternative kernel (nullptr ⇒ none competes)
   FantasyMode fantasy_ = FantasyMode::KrigingBeliever;
   double hmc_step_ = 0.05;      // HMC step size and inverse mass carried from one suggestion to the next
   Vec hmc_inverse_mass_;

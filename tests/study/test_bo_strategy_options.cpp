@@ -11,6 +11,7 @@
 
 #include "kbo/bo_strategy.hpp"
 #include "kbo/error.hpp"
+#include "kbo/kernels/stationary.hpp"
 #include "kbo/problems.hpp"
 
 using namespace kbo;
@@ -118,16 +119,75 @@ TEST(BOModelOptions, FixedStartWithoutOtherStartsIsWhereTheFitStarts) {
   EXPECT_NEAR(theta[3], std::log(0.01), 1e-12);
 }
 
-TEST(BOModelOptions, ConstantMeanTermIsOptional) {
+TEST(BOModelOptions, PriorMeanChoosesHowTheGpSeesTheTargets) {
   Mat X;
   Vec y;
   noise_data(8, X, y);
-  BOStrategy with(StrategyConfig{}, std::make_shared<BoxSpace>(Box::unit(2)));
-  with.suggest(X, y, Mat(0, 2), 8);
-  EXPECT_NE(with.model()->kernel().describe().find("constant mean"), std::string::npos);
-  BOStrategy without(with_bo({{"constant_mean_variance", 0.0}}), std::make_shared<BoxSpace>(Box::unit(2)));
-  without.suggest(X, y, Mat(0, 2), 8);
-  EXPECT_EQ(without.model()->kernel().describe().find("constant mean"), std::string::npos);
+  const double sd = std::sqrt((y.array() - y.mean()).square().sum() / 7.0);
+  // Default "worst": a zero-mean GP (no standardisation, no constant term) on (y − min y) / std(y).
+  BOStrategy worst(StrategyConfig{}, std::make_shared<BoxSpace>(Box::unit(2)));
+  worst.suggest(X, y, Mat(0, 2), 8);
+  EXPECT_FALSE(worst.model()->normalizes());
+  EXPECT_EQ(worst.model()->kernel().describe().find("constant mean"), std::string::npos);
+  for (int i = 0; i < 8; ++i) EXPECT_NEAR(worst.model()->y()[i], (y[i] - y.minCoeff()) / sd, 1e-12);
+  // "quantile" 1: the prior mean is the best value seen, so every target is ≤ 0.
+  BOStrategy top(with_bo({{"prior_mean", "quantile"}, {"mean_quantile", 1.0}}), std::make_shared<BoxSpace>(Box::unit(2)));
+  top.suggest(X, y, Mat(0, 2), 8);
+  EXPECT_NEAR(top.model()->y().maxCoeff(), 0.0, 1e-15);
+  // "gls": the standardising GP with the kernel + c term; "sample": standardising, no term.
+  BOStrategy gls(with_bo({{"prior_mean", "gls"}}), std::make_shared<BoxSpace>(Box::unit(2)));
+  gls.suggest(X, y, Mat(0, 2), 8);
+  EXPECT_TRUE(gls.model()->normalizes());
+  EXPECT_NE(gls.model()->kernel().describe().find("constant mean"), std::string::npos);
+  BOStrategy sample(with_bo({{"prior_mean", "sample"}}), std::make_shared<BoxSpace>(Box::unit(2)));
+  sample.suggest(X, y, Mat(0, 2), 8);
+  EXPECT_TRUE(sample.model()->normalizes());
+  EXPECT_EQ(sample.model()->kernel().describe().find("constant mean"), std::string::npos);
+  EXPECT_THROW(BOModelOptions::from_json({{"prior_mean", "best"}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"mean_quantile", 1.5}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"output_warp", "sqrt"}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"alt_kernel", "matern72"}}), InputError);
+}
+
+TEST(BOModelOptions, AlternativeKernelIsKeptOnlyWhenItsFitObjectiveIsHigher) {
+  // Independent truth: the same strategy with each kernel alone (alt_kernel none). The two-kernel
+  // strategy must report the larger of the two fit objectives and that kernel, on a smooth objective
+  // (a draw from an RBF GP) and a rough one (a draw from a Matérn-1/2 GP: continuous, nowhere
+  // differentiable); each single-kernel run fits from the same starts.
+  auto space = std::make_shared<BoxSpace>(Box::unit(2));
+  Rng rng = make_rng(3);
+  const int n = 60;
+  const Mat X = space->sample(n, SamplingMethod::Uniform, rng);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  Vec e(n);
+  for (int i = 0; i < n; ++i) e[i] = normal(rng);
+  auto gp_draw = [&](const std::string& kernel) {
+    Mat K = make_stationary(kernel, 2, false, 0.3, 1.0)->gram(X);
+    K.diagonal().array() += 1e-8;
+    return Vec(Eigen::LLT<Mat>(K).matrixL() * e);
+  };
+  auto objective_of = [&](const std::string& kernel, const std::string& alt, const Vec& y, std::string* chosen) {
+    StrategyConfig c = with_bo({{"alt_kernel", alt}});
+    c.kernel = kernel;
+    BOStrategy s(c, space);
+    s.suggest(X, y, Mat(0, 2), n);
+    if (chosen) *chosen = s.last_info()["kernel"].get<std::string>();
+    return s.last_info()["fit_objective"].get<double>();
+  };
+  std::vector<std::string> picked;
+  for (int rough = 0; rough < 2; ++rough) {
+    const Vec y = gp_draw(rough ? "matern12" : "rbf");
+    const double m52 = objective_of("matern52", "none", y, nullptr);
+    const double m32 = objective_of("matern32", "none", y, nullptr);
+    std::string chosen;
+    const double both = objective_of("matern52", "matern32", y, &chosen);
+    EXPECT_DOUBLE_EQ(both, std::max(m52, m32));
+    EXPECT_EQ(chosen.rfind(m32 > m52 ? "matern32" : "matern52", 0), 0u) << chosen;
+    picked.push_back(chosen.substr(0, 8));
+  }
+  // The evidence separates the two cases: the smooth draw keeps 5/2, the rough one picks 3/2.
+  EXPECT_EQ(picked[0], "matern52");
+  EXPECT_EQ(picked[1], "matern32");
 }
 
 TEST(BenchBoCli, SeedListsAndVariantOptionsReachTheJson) {
