@@ -120,8 +120,10 @@ class BOStrategy : public Strategy {
 
  private:
   Vec random_point(int trial_index) const;
-  // MAP/ML-II refit of model (data already set; replaced by the best fit); returns the objective.
-  double refit(std::optional<GP>& model, int trial_index);
+  // MAP/ML-II refit of each model (data already set; each replaced by its best fit), all starts in one
+  // thread pool; returns each model's objective.
+  std::vector<double> refit(const std::vector<std::optional<GP>*>& models, int trial_index);
+  std::vector<Vec> fit_starts(const GP& gp, const Vec& lower, const Vec& upper, int trial_index) const;
   void fit_bounds(const GP& gp, Vec& lower, Vec& upper) const;  // log-θ bounds (noise floor/cap applied)
   std::vector<Prior> map_priors(const GP& gp) const;             // priors of the MAP fit (empty for ML-II)
   std::vector<GP> hmc_models(int trial_index);    // hmc_keep copies of gp_ at HMC draws of θ

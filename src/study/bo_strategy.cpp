@@ -402,17 +402,10 @@ std::vector<GP> BOStrategy::hmc_models(int trial_index) {
   return models;
 }
 
-double BOStrategy::refit(std::optional<GP>& model, int trial_index) {
-  GP& gp = *model;
-  // Starting points: the previous fit (warm start), the fixed start if configured, and config.fit_restarts
-  // random draws. Each start is
-  // one capped L-BFGS run on its own copy of the GP; runs go in parallel (they are independent and the
-  // refit dominates the cost of an iteration), and the best objective wins — ties by start order, so
-  // the result does not depend on thread timing.
+std::vector<Vec> BOStrategy::fit_starts(const GP& gp, const Vec& lower, const Vec& upper, int trial_index) const {
+  // The previous fit (warm start), the fixed start if configured, and config.fit_restarts random draws.
   const Vec theta0 = gp.hyperparameters();
   const auto names = gp.hyperparameter_names();
-  Vec lower, upper;
-  fit_bounds(gp, lower, upper);
   const BOModelOptions& mo = model_options_;
   const Eigen::Index noise = lower.size() - 1;
   std::vector<Vec> starts;
@@ -449,37 +442,64 @@ double BOStrategy::refit(std::optional<GP>& model, int trial_index) {
     }
     starts.push_back(t);
   }
+  return starts;
+}
 
-  const std::vector<Prior> priors = map_priors(gp);
+std::vector<double> BOStrategy::refit(const std::vector<std::optional<GP>*>& models, int trial_index) {
+  // Each (model, start) pair is one capped L-BFGS run on its own copy of the GP. All runs of all models
+  // share one thread pool (they are independent and the refit dominates the cost of an iteration); per
+  // model the best objective wins — ties by start order, so the result does not depend on thread timing.
+  struct Plan {
+    Vec lower, upper;
+    std::vector<Vec> starts;
+    std::vector<Prior> priors;
+  };
+  struct Job {
+    std::size_t model;
+    std::size_t start;
+  };
+  const BOModelOptions& mo = model_options_;
+  std::vector<Plan> plans(models.size());
+  std::vector<Job> jobs;
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    const GP& gp = **models[m];
+    fit_bounds(gp, plans[m].lower, plans[m].upper);
+    plans[m].starts = fit_starts(gp, plans[m].lower, plans[m].upper, trial_index);
+    plans[m].priors = map_priors(gp);
+    for (std::size_t r = 0; r < plans[m].starts.size(); ++r) jobs.push_back({m, r});
+  }
 
-  const int runs = static_cast<int>(starts.size());
+  const int runs = static_cast<int>(jobs.size());
   std::vector<std::optional<GP>> fitted(runs);
   std::vector<double> objective(runs, -std::numeric_limits<double>::infinity());
-  auto run = [&](int r) {
+  auto run = [&](int j) {
+    const Plan& plan = plans[jobs[j].model];
+    const GP& gp = **models[jobs[j].model];
+    const std::size_t r = jobs[j].start;
     try {
       FitOptions fit;
       fit.restarts = 0;
       fit.max_evaluations = mo.fit_evaluations;
       fit.map = config_.map;
-      fit.priors = priors;
-      fit.lower = lower;
-      fit.upper = upper;
+      fit.priors = plan.priors;
+      fit.lower = plan.lower;
+      fit.upper = plan.upper;
       if (const Kernel* surrogate = gp.kernel().fit_surrogate()) {
         // Fit θ on the surrogate kernel (same parameter layout), then use it in the model's kernel.
         GP s(with_constant_mean(surrogate->clone(), gls_mean_variance()), gp.noise_variance(), gp.normalizes(),
              gp.learns_noise());
         s.set_data(gp.X(), gp.y());
-        s.set_hyperparameters(starts[r]);
-        objective[r] = s.fit(fit);
+        s.set_hyperparameters(plan.starts[r]);
+        objective[j] = s.fit(fit);
         GP g(gp);
         g.set_hyperparameters(s.hyperparameters());
-        fitted[r].emplace(std::move(g));
+        fitted[j].emplace(std::move(g));
         return;
       }
       GP g(gp);
-      if (!(mo.warm_start && r == 0)) g.set_hyperparameters(starts[r]);  // gp already holds the warm start
-      objective[r] = g.fit(fit);
-      fitted[r].emplace(std::move(g));
+      if (!(mo.warm_start && r == 0)) g.set_hyperparameters(plan.starts[r]);  // gp already holds the warm start
+      objective[j] = g.fit(fit);
+      fitted[j].emplace(std::move(g));
     } catch (const NumericalError&) {
       // a start in a numerically hopeless region: the other runs decide
     }
@@ -487,16 +507,20 @@ double BOStrategy::refit(std::optional<GP>& model, int trial_index) {
   const int threads = std::max(1, std::min<int>(runs, static_cast<int>(std::thread::hardware_concurrency())));
   std::vector<std::thread> pool;
   for (int w = 1; w < threads; ++w)
-    pool.emplace_back([&, w] { for (int r = w; r < runs; r += threads) run(r); });
-  for (int r = 0; r < runs; r += threads) run(r);
+    pool.emplace_back([&, w] { for (int j = w; j < runs; j += threads) run(j); });
+  for (int j = 0; j < runs; j += threads) run(j);
   for (auto& t : pool) t.join();
 
-  int best = -1;
-  for (int r = 0; r < runs; ++r)
-    if (fitted[r] && (best < 0 || objective[r] > objective[best])) best = r;
-  if (best < 0) throw NumericalError("GP hyperparameter fit failed from every start");
-  model = std::move(fitted[best]);
-  return objective[best];
+  std::vector<double> best_objective(models.size());
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    int best = -1;
+    for (int j = 0; j < runs; ++j)
+      if (jobs[j].model == m && fitted[j] && (best < 0 || objective[j] > objective[best])) best = j;
+    if (best < 0) throw NumericalError("GP hyperparameter fit failed from every start");
+    *models[m] = std::move(fitted[best]);
+    best_objective[m] = objective[best];
+  }
+  return best_objective;
 }
 
 Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) {
@@ -520,14 +544,17 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int tria
     if (!gp_) gp_.emplace(new_model(kernel_->clone()));
     const Vec yt = model_targets(y);  // the GP's targets; acquisitions see the same units
     gp_->set_data(U, yt);  // warm start: keeps the previous fit's hyperparameters
-    double objective = refit(gp_, trial_index);
+    double objective;
     if (alt_kernel_) {
       // Kernel smoothness by evidence: the alternative kernel's model is refitted too (warm-started from
       // its own previous fit) and the better MAP objective wins; the loser stays as the alternative.
       if (!gp_alt_) gp_alt_.emplace(new_model(alt_kernel_->clone()));
       gp_alt_->set_data(U, yt);
-      const double alt = refit(gp_alt_, trial_index);
-      if (alt > objective) std::swap(gp_, gp_alt_), objective = alt;
+      const std::vector<double> obj = refit({&gp_, &gp_alt_}, trial_index);
+      objective = obj[0];
+      if (obj[1] > obj[0]) std::swap(gp_, gp_alt_), objective = obj[1];
+    } else {
+      objective = refit({&gp_}, trial_index)[0];
     }
     const double fit_seconds = seconds_since(t0);
 
