@@ -227,7 +227,8 @@ StudyOptionParser::StudyOptionParser(CLI::App& app, unsigned groups) : app_(app)
       o.strategy.fantasy = trim(v);
     });
   S("options", Kind::String, kStrategy,
-    "module options as a JSON object: {\"invariance\": {...}, \"agpucb\": {...}, \"rkhs_bound\": B}",
+    "module options as a JSON object: {\"bo\": {...}, \"invariance\": {...}, \"agpucb\": {...}, \"rkhs_bound\": B}; "
+    "bo keys are kbo::BOModelOptions', e.g. {\"bo\": {\"prior_mean\": \"gls\", \"alt_kernel\": \"none\"}}",
     [](StudyOptions& o, const std::string& v) {
       nlohmann::json j;
       try {

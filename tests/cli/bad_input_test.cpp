@@ -64,6 +64,10 @@ TEST(BadInput, FlagsProblemsBoundsAndStrategy) {
       {"optimize --problem branin --invariant-kernel foo", "allowed: max, average"},
       {"optimize --problem branin --set-kernel foo", "allowed: full, approx"},
       {"optimize --problem branin --config DIR/missing.toml", "missing.toml"},
+      {"optimize --problem branin --options '{\"bo\": {\"prior_mean\": \"best\"}}'",
+       "prior_mean must be worst, gls, sample or quantile"},
+      {"optimize --problem branin --options '{\"bo\": {\"alt_kernel\": \"cosine\"}}'", "cosine"},
+      {"optimize --problem branin --options '{\"bo\": {\"priormean\": \"gls\"}}'", "unknown BO option 'priormean'"},
   };
   for (const auto& c : cases) expect_input_error(c, dir);
 }
