@@ -119,6 +119,10 @@ class Study {
   /// Marks a pending trial failed with a reason.
   Trial fail(int trial_id, const std::string& reason);
 
+  /// Stores the study's budget (finished trials in all), as `kbo optimize` does, so that `kbo worker`
+  /// processes on the study know when to stop. InputError if budget < 0.
+  void set_budget(int budget);
+
   std::vector<Trial> trials() const;
   /// Best complete trial in the study's direction (lowest id among ties).
   std::optional<Trial> best() const;

@@ -142,6 +142,7 @@ bool optimize(PyStudy& s, const py::object& f, int n_total, const py::object& ca
     py::gil_scoped_release nogil;
     std::lock_guard<std::mutex> lock(s.mutex);
     Strategy& strategy = s.get_strategy();
+    s.study.set_budget(n_total);  // as `kbo optimize`: `kbo worker` on this study then knows when to stop
     try {
       s.study.optimize(strategy, objective, n_total, worker_id("optimize"), progress);
     } catch (const StopRun&) {

@@ -58,6 +58,13 @@ Study Study::create_or_open(std::shared_ptr<Storage> storage, const StudyRecord&
   return Study(std::move(storage), std::move(stored));
 }
 
+void Study::set_budget(int budget) {
+  if (budget < 0) throw InputError("the budget (number of trials) must be >= 0, got " + std::to_string(budget));
+  if (record_.budget == budget) return;
+  storage_->update_study_budget(record_.name, budget);
+  record_.budget = budget;
+}
+
 Study Study::open(std::shared_ptr<Storage> storage, const std::string& name) {
   if (!storage) throw InputError("no storage");
   auto rec = storage->load_study(name);

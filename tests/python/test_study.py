@@ -70,3 +70,16 @@ def test_study_errors(tmp_path):
     s = kbo.Study(bounds=[(0, 1)])
     with pytest.raises(ValueError, match="finite"):
         s.tell(s.ask(), float("inf"))
+
+
+def test_minimize_stores_the_budget_for_workers(tmp_path, run_cli):
+    # As `kbo optimize`, a Python run stores init + iters as the study's budget, so `kbo worker` on the
+    # study needs no --max-trials and stops there.
+    url = f"sqlite:{tmp_path / 'w.db'}"
+    kbo.minimize(kbo.problem("branin"), init=3, iters=1, seed=0, storage=url, study="w")
+    assert run_cli("show", "--storage", url, "--study", "w", "--json")["budget"] == 4
+    s = kbo.Study(url, "w")
+    s.optimize(kbo.problem("branin"), n_total=6)
+    assert run_cli("show", "--storage", url, "--study", "w", "--json")["budget"] == 6
+    run_cli("worker", "--storage", url, "--study", "w", "--", "echo", "1", parse=False)  # budget met: returns
+    assert len(s.trials) == 6
