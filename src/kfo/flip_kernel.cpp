@@ -31,6 +31,14 @@ void SpectrumFlipKernel::rebuild() {
   W_.resize(ref_.rows(), 0);
   if (ref_.rows() == 0) return;
   const Mat K = inner_->gram(ref_);
+  // A covariance needs k(x, x) > 0. A functional with k(x, x) ≤ 0 is (mostly) negative definite: the flip
+  // would turn its Gram into ≈ −K, a good PSD matrix on the training points whose extension has negative
+  // prior variance away from them (docs/bench/kfo.md, "GP regression with the spectrum flip"). Rejecting it
+  // here makes the KFO search score such a functional as a failed fit.
+  const double min_variance = K.diagonal().minCoeff();
+  if (!(min_variance > 0.0))
+    throw NumericalError("spectrum flip: the functional's prior variance k(x, x) = " + std::to_string(min_variance) +
+                         " at a training input is not positive, so it is no covariance to flip");
   const SymmetricEigen e = symmetric_eigen(0.5 * (K + K.transpose()));
   const double scale = e.values.cwiseAbs().maxCoeff();
   std::vector<Eigen::Index> neg;

@@ -38,6 +38,7 @@ Indefinite make_indefinite(int n, int dim, std::uint64_t seed) {
   const Mat X = rand_points(rng, n, dim);
   for (int trial = 0; trial < 50; ++trial) {
     auto k = std::make_unique<FunctionalKernel>(basis, basis.sample_direction(rng), FunctionalPsd::None, false);
+    if (!(k->profile(0.0) > 0.0)) continue;  // no prior variance: the flip rejects it (see NegativeVariance…)
     const Vec ev = symmetric_eigen(k->gram(X)).values;
     if (ev.minCoeff() < -1e-3 * ev.cwiseAbs().maxCoeff()) return {std::move(k), X};
   }
@@ -153,4 +154,27 @@ TEST(KfoFlip, RegressionWithTheFlipOption) {
   EXPECT_EQ(parse_gp_psd("flip"), GpPsdFix::Flip);
   EXPECT_EQ(parse_gp_psd("alpha-clip"), GpPsdFix::AlphaClip);
   EXPECT_THROW(parse_gp_psd("clip"), InputError);
+}
+
+TEST(KfoFlip, NegativePriorVarianceIsRejectedNotFlipped) {
+  // Independent truth: a functional whose k(x, x) is negative is no covariance; negating the weights of a
+  // valid one gives −K exactly (negative definite where K is PSD), which the flip would silently turn into
+  // a PSD Gram on the training points. The flip kernel must refuse it with a NumericalError (the KFO search
+  // scores that as a failed fit), also when the GP conditions it, and accept the original.
+  BasisOptions o;
+  o.hyper = {0.7, 0.6};
+  const FunctionalBasis basis(2, o);
+  Rng rng = make_rng(5);
+  const Mat X = rand_points(rng, 20, 2);
+  Vec z = basis.sample_direction(rng);
+  auto positive = std::make_unique<FunctionalKernel>(basis, z, FunctionalPsd::AlphaClip, false);
+  ASSERT_GT(positive->profile(0.0), 0.0);
+  // With α-clipping off and z negated the functional is −(the unclipped one); pick the sign that makes k(x, x) < 0.
+  auto negative = std::make_unique<FunctionalKernel>(basis, -z, FunctionalPsd::None, false);
+  if (negative->profile(0.0) > 0.0) negative = std::make_unique<FunctionalKernel>(basis, z, FunctionalPsd::None, false);
+  ASSERT_LT(negative->profile(0.0), 0.0);
+  EXPECT_NO_THROW(SpectrumFlipKernel(positive->clone(), X, 1.0));
+  EXPECT_THROW(SpectrumFlipKernel(negative->clone(), X, 1.0), NumericalError);
+  GP gp(std::make_unique<SpectrumFlipKernel>(negative->clone(), Mat(), 1.0), 1e-2, true, true);
+  EXPECT_THROW(gp.set_data(X, Vec::LinSpaced(20, 0.0, 1.0)), NumericalError);
 }
