@@ -64,7 +64,7 @@ struct BOModelOptions {
   // Prior mean of the GP: "worst" (default) — a constant at the worst value seen (De Ath, Fieldsend &
   // Everson 2020, "What do you mean?": best for d ≥ 5 in their study; far from the data the model
   // expects nothing better than the worst, so UCB explores less of the empty box boundary); "gls" —
-  // the kernel + c term below, the GLS constant (the default until this choice); "sample" — the sample
+  // the kernel + c term above, the GLS constant (the default until this choice); "sample" — the sample
   // mean; "quantile" — the mean_quantile quantile of the values seen. docs/bench/bo.md has the study.
   std::string prior_mean = "worst";
   double mean_quantile = 0.5;
