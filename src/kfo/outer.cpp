@@ -28,15 +28,16 @@ OuterResult tune_hyperkernel(const HyperObjective& gamma, const OuterOptions& o)
   Vec Y(0);
   auto evaluate = [&](const Vec& u) {
     const HyperkernelParams th = theta_of(u);
-    double v = gamma(th);
-    if (!std::isfinite(v)) v = Y.size() ? Y.minCoeff() : 0.0;
+    const double value = gamma(th);
+    // A failed inner search enters the outer GP's data as the worst value so far, but is never the best.
+    const double v = std::isfinite(value) ? value : (Y.size() ? Y.minCoeff() : 0.0);
     U.conservativeResize(U.rows() + 1, 2);
     U.row(U.rows() - 1) = u.transpose();
     Y.conservativeResize(Y.size() + 1);
     Y(Y.size() - 1) = v;
     res.thetas.push_back(th);
     res.values.push_back(v);
-    if (v > res.best_value) {
+    if (std::isfinite(value) && v > res.best_value) {
       res.best_value = v;
       res.best = th;
       res.best_index = static_cast<int>(res.values.size()) - 1;

@@ -40,15 +40,16 @@ SearchResult search_functional(const FunctionalObjective& f, int dimension, cons
   double worst = std::numeric_limits<double>::infinity();
   auto evaluate = [&](const Vec& z, int s) {
     const auto t0 = Clock::now();
-    double y = f(z);
+    const double value = f(z);
     res.seconds_evaluating += seconds_since(t0);
-    // A failed evaluation counts as the worst value seen so far (keeps the outer GP's scale sane).
-    if (!std::isfinite(y)) y = std::isfinite(worst) ? worst : 0.0;
+    // A failed evaluation counts as the worst value seen so far in the outer GP's data (keeps its scale
+    // sane), but is never the best: before this, a failure as the first evaluation scored 0.0 and could win.
+    const double y = std::isfinite(value) ? value : (std::isfinite(worst) ? worst : 0.0);
     worst = std::min(worst, y);
     res.z.push_back(z);
     res.y.push_back(y);
     res.subspace.push_back(s);
-    if (y > res.y_best) {
+    if (std::isfinite(value) && y > res.y_best) {
       res.y_best = y;
       res.z_best = z;
     }

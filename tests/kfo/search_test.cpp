@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "kbo/kfo/search.hpp"
 
@@ -79,4 +81,27 @@ TEST(KfoSearch, RejectsBadOptions) {
   EXPECT_THROW(search_functional(paraboloid, 4, o), InputError);
   SearchOptions p;
   EXPECT_THROW(search_functional(paraboloid, 4, p, Vec::Zero(3)), InputError);
+}
+
+TEST(KfoSearch, FailedEvaluationsAreNeverTheBest) {
+  // The paraboloid is ≤ 0 everywhere; failures (−inf: a fit that threw) enter the search's data as the worst
+  // value so far, or 0.0 when nothing has succeeded yet — above every real value. The best must still be a
+  // successful evaluation: here the start fails, and so does every point with z₀ > 0.5.
+  SearchOptions o;
+  o.subspaces = 3;
+  o.iterations = 4;
+  o.n_init_per_subspace = 3;
+  o.evaluate_start = true;
+  o.seed = 5;
+  const Vec start = Vec::Constant(4, 1.0);
+  auto failing = [](const Vec& z) {
+    return z(0) > 0.5 ? -std::numeric_limits<double>::infinity() : paraboloid(z);
+  };
+  const SearchResult r = search_functional(failing, 4, o, start);
+  ASSERT_EQ(r.y.front(), 0.0);  // the failed start, recorded as 0.0
+  ASSERT_TRUE(std::isfinite(r.y_best));
+  EXPECT_LE(r.z_best(0), 0.5);
+  EXPECT_DOUBLE_EQ(r.y_best, paraboloid(r.z_best));
+  for (std::size_t i = 0; i < r.y.size(); ++i)
+    if (r.z[i](0) <= 0.5) EXPECT_LE(r.y[i], r.y_best);
 }
