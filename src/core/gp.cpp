@@ -242,7 +242,10 @@ void GP::default_bounds(Vec& lower, Vec& upper) const {
   lower.resize(P);
   upper.resize(P);
   Vec ranges = input_ranges(X_, static_cast<int>(X_.cols()));
-  const double yvar = normalize_ || y_.size() == 0 ? 1.0 : std::max(y_.squaredNorm() / y_.size(), 1e-12);
+  // Raw targets: bounds scale with their second moment; all-zero targets (a constant objective seen
+  // through a fixed prior mean) carry no scale, so they get the standardised bounds.
+  const double m2 = y_.size() == 0 ? 0.0 : y_.squaredNorm() / static_cast<double>(y_.size());
+  const double yvar = normalize_ || m2 == 0.0 ? 1.0 : std::max(m2, 1e-12);
   for (int p = 0; p < P; ++p) {
     ParamKind kind = p == P - 1 ? ParamKind::Noise : kind_of(names[p]);
     switch (kind) {

@@ -149,6 +149,22 @@ TEST(BOModelOptions, PriorMeanChoosesHowTheGpSeesTheTargets) {
   EXPECT_THROW(BOModelOptions::from_json({{"alt_kernel", "matern72"}}), InputError);
 }
 
+TEST(BOModelOptions, ConstantObjectiveValuesStillGiveASuggestion) {
+  // A constant objective: the worst-seen prior mean makes every target exactly 0, which has no scale of
+  // its own; the fit must still work (it once failed from every start: the raw-target bounds collapsed).
+  auto space = std::make_shared<BoxSpace>(Box::unit(3));
+  Rng rng = make_rng(1);
+  const Mat X = space->sample(4, SamplingMethod::Uniform, rng);
+  for (const char* mean : {"worst", "quantile", "gls", "sample"}) {
+    BOStrategy s(with_bo({{"prior_mean", mean}}), space);
+    for (int n : {2, 4}) {
+      const Vec x = s.suggest(X.topRows(n), Vec::Constant(n, 3.5), Mat(0, 3), 10 + n);  // past the design
+      EXPECT_TRUE(space->bounds().contains(x)) << mean << " n=" << n;
+      EXPECT_EQ(s.last_info()["phase"], "bo");
+    }
+  }
+}
+
 TEST(BOModelOptions, AlternativeKernelIsKeptOnlyWhenItsFitObjectiveIsHigher) {
   // Independent truth: the same strategy with each kernel alone (alt_kernel none). The two-kernel
   // strategy must report the larger of the two fit objectives and that kernel, on a smooth objective
