@@ -13,15 +13,19 @@ using namespace kbo::kfo;
 namespace {
 const Vec kTarget = (Vec(4) << 1.0, -0.5, 0.8, 0.3).finished();
 double paraboloid(const Vec& z) { return -(z - kTarget).squaredNorm(); }
+SearchOptions options(int subspaces, int iterations, int n_init, std::uint64_t seed) {
+  SearchOptions o;
+  o.subspaces = subspaces;
+  o.iterations = iterations;
+  o.n_init_per_subspace = n_init;
+  o.evaluate_start = true;
+  o.seed = seed;
+  return o;
+}
 }  // namespace
 
 TEST(KfoSearch, EvaluationBudgetBestTrackingAndImprovement) {
-  SearchOptions o;
-  o.subspaces = 4;
-  o.iterations = 5;
-  o.n_init_per_subspace = 3;
-  o.evaluate_start = true;
-  o.seed = 3;
+  const SearchOptions o = options(4, 5, 3, 3);
   const SearchResult r = search_functional(paraboloid, 4, o);
   ASSERT_EQ(r.y.size(), 1u + 4u * (3u + 5u));
   ASSERT_EQ(r.z.size(), r.y.size());
@@ -87,12 +91,7 @@ TEST(KfoSearch, FailedEvaluationsAreNeverTheBest) {
   // The paraboloid is ≤ 0 everywhere; failures (−inf: a fit that threw) enter the search's data as the worst
   // value so far, or 0.0 when nothing has succeeded yet — above every real value. The best must still be a
   // successful evaluation: here the start fails, and so does every point with z₀ > 0.5.
-  SearchOptions o;
-  o.subspaces = 3;
-  o.iterations = 4;
-  o.n_init_per_subspace = 3;
-  o.evaluate_start = true;
-  o.seed = 5;
+  const SearchOptions o = options(3, 4, 3, 5);
   const Vec start = Vec::Constant(4, 1.0);
   auto failing = [](const Vec& z) {
     return z(0) > 0.5 ? -std::numeric_limits<double>::infinity() : paraboloid(z);
