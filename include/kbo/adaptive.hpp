@@ -192,8 +192,7 @@ class HyperGpucbStrategy : public Strategy {
   BaselineOptions opt_;
   Mat design_;
   Vec theta_;               // current point estimate / chain state (log lengthscales)
-  double hmc_step_ = 0.1;
-  Vec hmc_inv_mass_;
+  HmcCarry hmc_;  // step size and mass carried from one suggestion's chain to the next
   nlohmann::json info_ = nlohmann::json::object();
 };
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kbo/fantasy.hpp"
+#include "kbo/hmc.hpp"
 #include "kbo/strategy.hpp"
 
 namespace kbo {
@@ -143,8 +144,7 @@ class BOStrategy : public Strategy {
   std::optional<GP> gp_alt_;    // the other kernel's model (BOModelOptions::alt_kernel); swapped with gp_ when it wins
   KernelPtr alt_kernel_;        // prototype of the alternative kernel (nullptr ⇒ none competes)
   FantasyMode fantasy_ = FantasyMode::KrigingBeliever;
-  double hmc_step_ = 0.05;      // HMC step size and inverse mass carried from one suggestion to the next
-  Vec hmc_inverse_mass_;
+  HmcCarry hmc_{0.05, Vec()};   // HMC step size and inverse mass carried from one suggestion to the next
   nlohmann::json info_ = nlohmann::json::object();
 };
 

@@ -44,6 +44,18 @@ struct HmcResult {
 /// Runs one chain from q0. InputError for non-finite q0, log π(q0) = −inf, or bad options.
 HmcResult hmc_sample(const LogDensityFn& log_density, const Vec& q0, const HmcOptions& options, Rng& rng);
 
+/// The adaptation one chain hands to the next: a strategy that samples θ at every suggestion starts each
+/// chain with the previous chain's step size and diagonal inverse mass (faster warm-up, same target).
+struct HmcCarry {
+  double step_size = 0.1;
+  Vec inverse_mass;  // empty ⇒ ones
+};
+
+/// hmc_sample with num_warmup / num_samples / num_leapfrog and the adaptation carried in `carry` (mass
+/// adapted when num_warmup ≥ 50; a carried mass of the wrong dimension is ignored); updates `carry`.
+HmcResult hmc_sample_carried(const LogDensityFn& log_density, const Vec& q0, int num_warmup, int num_samples,
+                             int num_leapfrog, HmcCarry& carry, Rng& rng);
+
 /// Effective sample size of a scalar chain by Geyer's initial monotone positive sequence estimator.
 double effective_sample_size(const Vec& chain);
 

@@ -135,18 +135,9 @@ Vec HyperGpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, 
       }
       return v;
     };
-    HmcOptions ho;
-    ho.num_warmup = opt_.hmc_warmup;
-    ho.num_samples = opt_.hmc_samples;
-    ho.num_leapfrog = opt_.hmc_leapfrog;
-    ho.step_size = hmc_step_;
-    ho.adapt_mass = opt_.hmc_warmup >= 50;
-    if (hmc_inv_mass_.size() == d) ho.inverse_mass = hmc_inv_mass_;
     Rng rng = make_rng(mix_seed(config_.seed, 3000017 + n));
     const Vec q0 = theta_.array().log().max(log_lo).min(log_hi);
-    const HmcResult r = hmc_sample(logp, q0, ho, rng);
-    hmc_step_ = r.step_size;
-    hmc_inv_mass_ = r.inverse_mass;
+    const HmcResult r = hmc_sample_carried(logp, q0, opt_.hmc_warmup, opt_.hmc_samples, opt_.hmc_leapfrog, hmc_, rng);
     const int rows = static_cast<int>(r.samples.rows());
     const int keep = std::min(opt_.hmc_keep, rows);
     for (int k = 0; k < keep; ++k) {

@@ -155,6 +155,21 @@ HmcResult hmc_sample(const LogDensityFn& log_density, const Vec& q0, const HmcOp
   return res;
 }
 
+HmcResult hmc_sample_carried(const LogDensityFn& log_density, const Vec& q0, int num_warmup, int num_samples,
+                             int num_leapfrog, HmcCarry& carry, Rng& rng) {
+  HmcOptions o;
+  o.num_warmup = num_warmup;
+  o.num_samples = num_samples;
+  o.num_leapfrog = num_leapfrog;
+  o.step_size = carry.step_size;
+  o.adapt_mass = num_warmup >= 50;
+  if (carry.inverse_mass.size() == q0.size()) o.inverse_mass = carry.inverse_mass;
+  HmcResult r = hmc_sample(log_density, q0, o, rng);
+  carry.step_size = r.step_size;
+  carry.inverse_mass = r.inverse_mass;
+  return r;
+}
+
 double effective_sample_size(const Vec& chain) {
   const int n = static_cast<int>(chain.size());
   if (n < 4) return n;

@@ -70,17 +70,8 @@ std::vector<GP> BOStrategy::hmc_models(int trial_index) {
     }
     return v;
   };
-  HmcOptions ho;
-  ho.num_warmup = mo.hmc_warmup;
-  ho.num_samples = mo.hmc_samples;
-  ho.num_leapfrog = mo.hmc_leapfrog;
-  ho.step_size = hmc_step_;
-  ho.adapt_mass = mo.hmc_warmup >= 50;
-  if (hmc_inverse_mass_.size() == d) ho.inverse_mass = hmc_inverse_mass_;
   Rng rng = make_rng(trial_seed(config_.seed ^ 0x4D3CULL, trial_index));
-  const HmcResult r = hmc_sample(logp, full0.head(d), ho, rng);
-  hmc_step_ = r.step_size;
-  hmc_inverse_mass_ = r.inverse_mass;
+  const HmcResult r = hmc_sample_carried(logp, full0.head(d), mo.hmc_warmup, mo.hmc_samples, mo.hmc_leapfrog, hmc_, rng);
   std::vector<GP> models;
   const int rows = static_cast<int>(r.samples.rows());
   const int keep = std::min(mo.hmc_keep, rows);

@@ -203,7 +203,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int tria
       for (const GP& m : draws) parts.push_back(make_acquisition(m, yt, static_cast<int>(X.rows())));
       acq = std::make_unique<AveragedAcquisition>(std::move(parts));
       info_["hmc_draws"] = draws.size();
-      info_["hmc_step"] = hmc_step_;
+      info_["hmc_step"] = hmc_.step_size;
     } else {
       acq = make_acquisition(*model, yt, static_cast<int>(X.rows()));
     }
