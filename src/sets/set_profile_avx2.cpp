@@ -16,9 +16,6 @@ namespace kbo::sets_detail {
 
 namespace {
 
-// Not std::min: a template instantiated here would be AVX2 code the linker could hand to other files.
-inline long min_long(long a, long b) { return a < b ? a : b; }
-
 // r²[i] = max(0, na[i] + nbj − 2 G[i]) for one column.
 inline void column_r2(long n, const double* __restrict G, const double* __restrict na, double nbj,
                       double* __restrict r2) {
@@ -109,53 +106,22 @@ double run_profile_sum(int type, long n, const double* __restrict G, const doubl
   return s;
 }
 
-#include "set_run_sums.inc"
+#include "set_tile_pass.inc"
 
 }  // namespace
 
 void tile_pass_avx2(const TilePassArgs& t) {
-  const bool need_g = t.gr2 != nullptr || t.gd != nullptr;
-  // Fused path (Gram and cross matrices): one loop per run of a column, no temporaries. Short runs
-  // (small L) go through the column buffers instead, where the loop vectorises over the whole column.
-  const bool fused = !need_g && t.L >= 16;
-  double* r2 = t.work;
-  double* phi = t.work + t.R;
-  double* g = t.work + 2 * t.R;
-  for (long jl = 0; jl < t.C; ++jl) {
-    const double* Gc = t.G + jl * t.ldg;
-    const double nbj = t.nb[jl];
-    const long jg = t.col0 + jl;
-    const long cset = jg / t.L;
-    double* phi_out = t.phi + cset * t.ldo;
-    if (fused) {
-      for (long i = 0; i < t.R;) {  // runs of rows within one row set
-        const long ig = t.row0 + i;
-        const long len = min_long(t.R - i, t.L - ig % t.L);
-        phi_out[ig / t.L] += run_profile_sum(t.type, len, Gc + i, t.na + i, nbj);
-        i += len;
-      }
-      continue;
-    }
+  auto run_profile = [&](long len, const double* G, const double* na, double nbj) {
+    return run_profile_sum(t.type, len, G, na, nbj);
+  };
+  auto column = [&](const double* Gc, double nbj, double* r2, double* phi, double* g, bool need_g) {
     column_r2(t.R, Gc, t.na, nbj, r2);
     column_profile(t.type, t.R, r2, phi, need_g ? g : nullptr);
-    if (t.gd) {
-      // g·r² is not needed: the ARD sums use the per-coordinate squared differences.
-    } else if (t.gr2) {
+    // g·r² only for gr2: the ARD sums (gd) use the per-coordinate squared differences.
+    if (t.gr2 && !t.gd)
       for (long i = 0; i < t.R; ++i) r2[i] *= g[i];
-    }
-    for (long i = 0; i < t.R;) {
-      const long ig = t.row0 + i;
-      const long len = min_long(t.R - i, t.L - ig % t.L);
-      const long rset = ig / t.L;
-      phi_out[rset] += run_sum(len, phi + i);
-      if (t.gr2 && !t.gd) t.gr2[cset * t.ldo + rset] += run_sum(len, r2 + i);
-      if (t.gd)
-        for (long k = 0; k < t.d; ++k)
-          t.gd[k][cset * t.ldo + rset] +=
-              run_weighted_sq_diff(len, g + i, t.A + k * t.lda + i, t.B[jl + k * t.ldb]);
-      i += len;
-    }
-  }
+  };
+  tile_pass_with(t, run_profile, column);
 }
 
 }  // namespace kbo::sets_detail

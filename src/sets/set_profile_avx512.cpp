@@ -126,50 +126,20 @@ void column_profile(long n, const double* Gc, const double* na, double nbj, doub
   }
 }
 
-#include "set_run_sums.inc"
-
-inline long min_long(long a, long b) { return a < b ? a : b; }
+#include "set_tile_pass.inc"
 
 template <int Type>
 void tile_pass(const TilePassArgs& t) {
-  const bool need_g = t.gr2 != nullptr || t.gd != nullptr;
-  // Fused run sums for the Gram/cross path with runs long enough to fill vectors; short runs (small L)
-  // and gradients go through column buffers, where the vector loop covers the whole column.
-  const bool fused = !need_g && t.L >= 16;
-  double* r2 = t.work;
-  double* phi = t.work + t.R;
-  double* g = t.work + 2 * t.R;
-  for (long jl = 0; jl < t.C; ++jl) {
-    const double* Gc = t.G + jl * t.ldg;
-    const double nbj = t.nb[jl];
-    const long cset = (t.col0 + jl) / t.L;
-    double* phi_out = t.phi + cset * t.ldo;
-    if (fused) {
-      for (long i = 0; i < t.R;) {  // runs of rows within one row set
-        const long ig = t.row0 + i;
-        const long len = min_long(t.R - i, t.L - ig % t.L);
-        phi_out[ig / t.L] += run_profile_sum<Type>(len, Gc + i, t.na + i, nbj);
-        i += len;
-      }
-      continue;
-    }
+  auto run_profile = [](long len, const double* G, const double* na, double nbj) {
+    return run_profile_sum<Type>(len, G, na, nbj);
+  };
+  auto column = [&](const double* Gc, double nbj, double* r2, double* phi, double* g, bool need_g) {
     if (need_g)
       column_profile<Type, true>(t.R, Gc, t.na, nbj, r2, phi, g, t.gd == nullptr);
     else
       column_profile<Type, false>(t.R, Gc, t.na, nbj, r2, phi, g, false);
-    for (long i = 0; i < t.R;) {
-      const long ig = t.row0 + i;
-      const long len = min_long(t.R - i, t.L - ig % t.L);
-      const long rset = ig / t.L;
-      phi_out[rset] += run_sum(len, phi + i);
-      if (t.gr2 && !t.gd) t.gr2[cset * t.ldo + rset] += run_sum(len, r2 + i);  // r2 holds g·r² here
-      if (t.gd)
-        for (long k = 0; k < t.d; ++k)
-          t.gd[k][cset * t.ldo + rset] +=
-              run_weighted_sq_diff(len, g + i, t.A + k * t.lda + i, t.B[jl + k * t.ldb]);
-      i += len;
-    }
-  }
+  };
+  tile_pass_with(t, run_profile, column);
 }
 
 }  // namespace
