@@ -13,8 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "adaptive_functions.hpp"
-#include "kbo/adaptive.hpp"
-#include "kbo/error.hpp"
+#include "kbo/adaptive/agpucb.hpp"
+#include "kbo/core/error.hpp"
 #include "report.hpp"
 #include "softmax_classifier.hpp"
 

@@ -4,7 +4,7 @@
 #include <functional>
 #include <numbers>
 
-#include "kbo/random.hpp"
+#include "kbo/core/random.hpp"
 
 namespace kbo::bench {
 

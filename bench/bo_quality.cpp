@@ -6,10 +6,10 @@
 #include <sstream>
 
 #include "bo_bench.hpp"
-#include "kbo/bo_strategy.hpp"
-#include "kbo/error.hpp"
-#include "kbo/problems.hpp"
-#include "kbo/strategy_factory.hpp"
+#include "kbo/strategy/bo_strategy.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/optimize/problems.hpp"
+#include "kbo/strategy/factory.hpp"
 #include "report.hpp"
 
 namespace kbo::bench {

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "bo_bench.hpp"
-#include "kbo/bo_strategy.hpp"
-#include "kbo/problems.hpp"
+#include "kbo/strategy/bo_strategy.hpp"
+#include "kbo/optimize/problems.hpp"
 #include "report.hpp"
 
 namespace kbo::bench {

@@ -8,8 +8,8 @@
 #include <numeric>
 #include <sstream>
 
-#include "kbo/csv.hpp"
-#include "kbo/error.hpp"
+#include "kbo/core/csv.hpp"
+#include "kbo/core/error.hpp"
 
 namespace kbo::bench {
 

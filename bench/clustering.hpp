@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "kbo/linalg.hpp"
-#include "kbo/random.hpp"
+#include "kbo/core/linalg.hpp"
+#include "kbo/core/random.hpp"
 
 namespace kbo::bench {
 

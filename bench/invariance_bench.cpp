@@ -8,11 +8,11 @@
 #include <numeric>
 #include <regex>
 
-#include "kbo/acquisition.hpp"
-#include "kbo/gp.hpp"
-#include "kbo/kernels/invariant.hpp"
-#include "kbo/kernels/stationary.hpp"
-#include "kbo/problems.hpp"
+#include "kbo/acquisition/acquisition.hpp"
+#include "kbo/model/gp.hpp"
+#include "kbo/invariance/kernels.hpp"
+#include "kbo/model/kernels/stationary.hpp"
+#include "kbo/optimize/problems.hpp"
 #include "wlan.hpp"
 
 namespace kbo::bench {

@@ -17,7 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kbo/optimize/multistart.hpp"
-#include "kbo/space.hpp"
+#include "kbo/core/space.hpp"
 
 namespace kbo::bench {
 

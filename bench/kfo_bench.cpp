@@ -7,8 +7,8 @@
 #include <map>
 #include <sstream>
 
-#include "kbo/kfo.hpp"
-#include "kbo/random.hpp"
+#include "kbo/kfo/kfo.hpp"
+#include "kbo/core/random.hpp"
 #include "report.hpp"
 
 namespace kbo::bench {

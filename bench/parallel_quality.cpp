@@ -2,8 +2,8 @@
 #include <cstdio>
 #include <sstream>
 
-#include "kbo/problems.hpp"
-#include "kbo/strategy_factory.hpp"
+#include "kbo/optimize/problems.hpp"
+#include "kbo/strategy/factory.hpp"
 #include "parallel_bench.hpp"
 #include "report.hpp"
 

@@ -8,7 +8,7 @@
 #include <limits>
 #include <sstream>
 
-#include "kbo/error.hpp"
+#include "kbo/core/error.hpp"
 
 namespace kbo::bench {
 

@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "clustering.hpp"
-#include "kbo/bo_strategy.hpp"
-#include "kbo/kernels/set.hpp"
-#include "kbo/set_space.hpp"
+#include "kbo/strategy/bo_strategy.hpp"
+#include "kbo/sets/set_kernel.hpp"
+#include "kbo/sets/set_space.hpp"
 #include "report.hpp"
 #include "sets_problems.hpp"
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <numbers>
 
-#include "kbo/bo_strategy.hpp"
-#include "kbo/kernels/set.hpp"
+#include "kbo/strategy/bo_strategy.hpp"
+#include "kbo/sets/set_kernel.hpp"
 
 namespace kbo::bench {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "kbo/set_space.hpp"
-#include "kbo/strategy.hpp"
+#include "kbo/sets/set_space.hpp"
+#include "kbo/strategy/strategy.hpp"
 
 namespace kbo::bench {
 

@@ -7,9 +7,9 @@
 #include <sstream>
 #include <vector>
 
-#include "kbo/csv.hpp"
-#include "kbo/error.hpp"
-#include "kbo/random.hpp"
+#include "kbo/core/csv.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/core/random.hpp"
 
 namespace kbo::bench {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "kbo/linalg.hpp"
+#include "kbo/core/linalg.hpp"
 
 namespace kbo::bench {
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "kbo/random.hpp"
+#include "kbo/core/random.hpp"
 
 namespace kbo::bench {
 

@@ -11,7 +11,7 @@
 // L0 = 40 dB at d0 = 1 m (free space at 2.4 GHz), γ = 3 (indoor), N0 = −90 dBm.
 #include <cstdint>
 
-#include "kbo/linalg.hpp"
+#include "kbo/core/linalg.hpp"
 
 namespace kbo::bench {
 

@@ -3,7 +3,7 @@
 
 #include "command.hpp"
 #include "kbo/storage/storage.hpp"
-#include "kbo/strategy_factory.hpp"
+#include "kbo/strategy/factory.hpp"
 #include "study_options.hpp"
 
 namespace kbo::cli {

@@ -3,8 +3,8 @@
 
 #include "bo_bench.hpp"
 #include "command.hpp"
-#include "kbo/bo_strategy.hpp"
-#include "kbo/error.hpp"
+#include "kbo/strategy/bo_strategy.hpp"
+#include "kbo/core/error.hpp"
 
 namespace kbo::cli {
 namespace {

@@ -13,9 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
-#include "kbo/gp.hpp"
-#include "kbo/kernels/stationary.hpp"
-#include "kbo/problems.hpp"
+#include "kbo/model/gp.hpp"
+#include "kbo/model/kernels/stationary.hpp"
+#include "kbo/optimize/problems.hpp"
 #include "report.hpp"
 
 namespace {

@@ -3,8 +3,8 @@
 
 #include "parallel_bench.hpp"
 #include "command.hpp"
-#include "kbo/error.hpp"
-#include "kbo/fantasy.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/acquisition/fantasy.hpp"
 
 namespace kbo::cli {
 namespace {

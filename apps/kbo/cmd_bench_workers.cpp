@@ -11,11 +11,11 @@
 #include <sstream>
 
 #include "command.hpp"
-#include "kbo/problems.hpp"
-#include "kbo/random.hpp"
+#include "kbo/optimize/problems.hpp"
+#include "kbo/core/random.hpp"
 #include "kbo/storage/storage.hpp"
-#include "kbo/storage/worker_processes.hpp"
-#include "kbo/strategy_factory.hpp"
+#include "kbo/study/worker_processes.hpp"
+#include "kbo/strategy/factory.hpp"
 #include "report.hpp"
 
 namespace kbo::cli {

@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
-#include "kbo/csv.hpp"
-#include "kbo/gp.hpp"
-#include "kbo/kernels/stationary.hpp"
+#include "kbo/core/csv.hpp"
+#include "kbo/model/gp.hpp"
+#include "kbo/model/kernels/stationary.hpp"
 #include "kbo/kfo/kernel_io.hpp"
 
 namespace {

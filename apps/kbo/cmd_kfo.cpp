@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
-#include "kbo/kfo.hpp"
+#include "kbo/kfo/kfo.hpp"
 
 namespace {
 

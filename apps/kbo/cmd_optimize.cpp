@@ -8,10 +8,10 @@
 #include <thread>
 
 #include "command.hpp"
-#include "kbo/objective.hpp"
+#include "kbo/study/objective.hpp"
 #include "kbo/storage/storage.hpp"
-#include "kbo/storage/worker_processes.hpp"
-#include "kbo/strategy_factory.hpp"
+#include "kbo/study/worker_processes.hpp"
+#include "kbo/strategy/factory.hpp"
 #include "study_options.hpp"
 
 namespace kbo::cli {

@@ -2,11 +2,11 @@
 #include <iostream>
 
 #include "command.hpp"
-#include "kbo/objective.hpp"
-#include "kbo/problems.hpp"
+#include "kbo/study/objective.hpp"
+#include "kbo/optimize/problems.hpp"
 #include "kbo/storage/storage.hpp"
-#include "kbo/storage/worker_processes.hpp"
-#include "kbo/strategy_factory.hpp"
+#include "kbo/study/worker_processes.hpp"
+#include "kbo/strategy/factory.hpp"
 
 namespace kbo::cli {
 namespace {

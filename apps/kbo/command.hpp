@@ -10,7 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "kbo/error.hpp"
+#include "kbo/core/error.hpp"
 
 namespace kbo::cli {
 

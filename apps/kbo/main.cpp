@@ -6,8 +6,8 @@
 #include <CLI/CLI.hpp>
 
 #include "command.hpp"
-#include "kbo/error.hpp"
-#include "kbo/linalg.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/core/linalg.hpp"
 
 namespace kbo::cli {
 std::map<std::string, CommandInfo>& registry() {

@@ -12,9 +12,9 @@
 
 #include <toml++/toml.h>
 
-#include "kbo/error.hpp"
-#include "kbo/fantasy.hpp"
-#include "kbo/kernels/stationary.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/acquisition/fantasy.hpp"
+#include "kbo/model/kernels/stationary.hpp"
 #include "kbo/optimize/multistart.hpp"
 
 namespace kbo::cli {

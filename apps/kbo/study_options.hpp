@@ -10,8 +10,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "kbo/problems.hpp"
-#include "kbo/study.hpp"
+#include "kbo/optimize/problems.hpp"
+#include "kbo/study/study.hpp"
 
 namespace kbo::cli {
 

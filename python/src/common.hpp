@@ -8,8 +8,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
-#include "kbo/kernel.hpp"
-#include "kbo/linalg.hpp"
+#include "kbo/model/kernel.hpp"
+#include "kbo/core/linalg.hpp"
 
 namespace kbo::python {
 

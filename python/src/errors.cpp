@@ -2,7 +2,7 @@
 // kbo.NumericalError (a RuntimeError); any other C++ exception becomes RuntimeError (pybind11's default).
 // The message is the library's one-line message, unchanged.
 #include "common.hpp"
-#include "kbo/error.hpp"
+#include "kbo/core/error.hpp"
 
 namespace kbo::python {
 

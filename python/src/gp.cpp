@@ -3,7 +3,7 @@
 
 #include <pybind11/stl.h>
 
-#include "kbo/gp.hpp"
+#include "kbo/model/gp.hpp"
 #include "kernels.hpp"
 
 namespace kbo::python {

@@ -3,11 +3,11 @@
 // FunctionalKernel); `+` and `*` build the library's sum/product/scale kernels.
 #include <pybind11/stl.h>
 
-#include "kbo/kernels/combine.hpp"
-#include "kbo/kernels/functional.hpp"
-#include "kbo/kernels/invariant.hpp"
-#include "kbo/kernels/set.hpp"
-#include "kbo/kernels/stationary.hpp"
+#include "kbo/model/kernels/combine.hpp"
+#include "kbo/kfo/functional_kernel.hpp"
+#include "kbo/invariance/kernels.hpp"
+#include "kbo/sets/set_kernel.hpp"
+#include "kbo/model/kernels/stationary.hpp"
 #include "kernels.hpp"
 
 namespace kbo::python {

@@ -2,7 +2,7 @@
 // learn_gp_kernel / learn_svm_kernel (the code behind `kbo kfo`), plus the CLI's split and scaling helpers.
 #include <pybind11/stl.h>
 
-#include "kbo/kfo.hpp"
+#include "kbo/kfo/kfo.hpp"
 #include "kernels.hpp"
 
 namespace kbo::python {

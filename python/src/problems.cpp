@@ -3,7 +3,7 @@
 #include <pybind11/stl.h>
 
 #include "common.hpp"
-#include "kbo/problems.hpp"
+#include "kbo/optimize/problems.hpp"
 
 namespace kbo::python {
 

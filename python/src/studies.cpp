@@ -8,8 +8,8 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "kbo/storage/storage.hpp"
-#include "kbo/strategy_factory.hpp"
-#include "kbo/study.hpp"
+#include "kbo/strategy/factory.hpp"
+#include "kbo/study/study.hpp"
 #include "study_options.hpp"
 
 namespace kbo::python {

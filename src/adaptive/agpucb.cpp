@@ -11,10 +11,10 @@
 #include <map>
 
 #include "internal.hpp"
-#include "kbo/acquisition.hpp"
-#include "kbo/adaptive.hpp"
-#include "kbo/error.hpp"
-#include "kbo/fantasy.hpp"
+#include "kbo/acquisition/acquisition.hpp"
+#include "kbo/adaptive/agpucb.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/acquisition/fantasy.hpp"
 #include "kbo/optimize/multistart.hpp"
 
 namespace kbo {

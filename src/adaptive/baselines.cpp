@@ -4,9 +4,9 @@
 #include <deque>
 
 #include "internal.hpp"
-#include "kbo/acquisition.hpp"
-#include "kbo/adaptive.hpp"
-#include "kbo/error.hpp"
+#include "kbo/acquisition/acquisition.hpp"
+#include "kbo/adaptive/agpucb.hpp"
+#include "kbo/core/error.hpp"
 #include "kbo/optimize/multistart.hpp"
 
 namespace kbo {

@@ -4,9 +4,9 @@
 #include <memory>
 #include <string>
 
-#include "kbo/gp.hpp"
-#include "kbo/kernels/stationary.hpp"
-#include "kbo/space.hpp"
+#include "kbo/model/gp.hpp"
+#include "kbo/model/kernels/stationary.hpp"
+#include "kbo/core/space.hpp"
 
 namespace kbo::adaptive_detail {
 

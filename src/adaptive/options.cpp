@@ -3,9 +3,9 @@
 #include <set>
 #include <string>
 
-#include "kbo/adaptive.hpp"
-#include "kbo/error.hpp"
-#include "kbo/kernels/stationary.hpp"
+#include "kbo/adaptive/agpucb.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/model/kernels/stationary.hpp"
 
 namespace kbo {
 namespace {

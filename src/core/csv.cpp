@@ -1,4 +1,4 @@
-#include "kbo/csv.hpp"
+#include "kbo/core/csv.hpp"
 
 #include <cerrno>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "kbo/linalg.hpp"
+#include "kbo/core/linalg.hpp"
 
 #include <algorithm>
 #include <cmath>

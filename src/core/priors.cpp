@@ -1,4 +1,4 @@
-#include "kbo/priors.hpp"
+#include "kbo/core/priors.hpp"
 
 #include <cmath>
 #include <cstdio>

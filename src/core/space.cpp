@@ -1,4 +1,4 @@
-#include "kbo/space.hpp"
+#include "kbo/core/space.hpp"
 
 #include <boost/random/sobol.hpp>
 #include <cmath>

@@ -2,8 +2,8 @@
 // Pairwise evaluations of a base kernel on row pairs (A_t, B_t): values, input gradients and
 // hyperparameter gradients. StationaryKernel (isotropic or ARD) is done in closed form; any other
 // kernel through its public interface (slow, used only by brute-force paths with exotic bases).
-#include "kbo/kernel.hpp"
-#include "kbo/kernels/stationary.hpp"
+#include "kbo/model/kernel.hpp"
+#include "kbo/model/kernels/stationary.hpp"
 
 namespace kbo::inv {
 

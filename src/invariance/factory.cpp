@@ -1,7 +1,7 @@
 // make_invariant_kernel: the one entry point the study's kernel factory calls.
 #include <set>
 
-#include "kbo/kernels/invariant.hpp"
+#include "kbo/invariance/kernels.hpp"
 
 namespace kbo {
 

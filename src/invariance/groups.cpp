@@ -1,5 +1,5 @@
 // Group elements, enumeration, random sampling and the exact nearest-orbit-point fast paths.
-#include "kbo/groups.hpp"
+#include "kbo/invariance/groups.hpp"
 
 #include <algorithm>
 #include <cmath>

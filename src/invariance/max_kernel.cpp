@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "base_ops.hpp"
-#include "kbo/kernels/invariant.hpp"
+#include "kbo/invariance/kernels.hpp"
 
 namespace kbo {
 

@@ -3,7 +3,7 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "kbo/kernels/invariant.hpp"
+#include "kbo/invariance/kernels.hpp"
 
 namespace kbo {
 

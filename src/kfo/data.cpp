@@ -7,8 +7,8 @@
 #include <numeric>
 #include <sstream>
 
-#include "kbo/error.hpp"
-#include "kbo/random.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/core/random.hpp"
 
 namespace kbo::kfo {
 

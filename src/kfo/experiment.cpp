@@ -6,13 +6,13 @@
 #include <limits>
 #include <numeric>
 
-#include "kbo/error.hpp"
-#include "kbo/kernels/combine.hpp"
-#include "kbo/kernels/stationary.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/model/kernels/combine.hpp"
+#include "kbo/model/kernels/stationary.hpp"
 #include "kbo/kfo/data.hpp"
 #include "kbo/kfo/flip_kernel.hpp"
 #include "kbo/kfo/linear_kernel.hpp"
-#include "kbo/random.hpp"
+#include "kbo/core/random.hpp"
 
 namespace kbo::kfo {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "kbo/error.hpp"
+#include "kbo/core/error.hpp"
 
 namespace kbo::kfo {
 

@@ -1,4 +1,4 @@
-#include "kbo/kernels/functional.hpp"
+#include "kbo/kfo/functional_kernel.hpp"
 
 #include <algorithm>
 #include <cmath>

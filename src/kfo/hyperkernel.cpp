@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "kbo/error.hpp"
+#include "kbo/core/error.hpp"
 
 namespace kbo::kfo {
 

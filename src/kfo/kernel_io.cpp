@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "kbo/error.hpp"
-#include "kbo/kernels/functional.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/kfo/functional_kernel.hpp"
 #include "kbo/kfo/experiment.hpp"
 #include "kbo/kfo/flip_kernel.hpp"
 

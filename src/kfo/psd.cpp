@@ -1,6 +1,6 @@
 #include "kbo/kfo/psd.hpp"
 
-#include "kbo/error.hpp"
+#include "kbo/core/error.hpp"
 
 namespace kbo::kfo {
 

@@ -4,13 +4,13 @@
 #include <cmath>
 #include <limits>
 
-#include "kbo/acquisition.hpp"
-#include "kbo/error.hpp"
-#include "kbo/gp.hpp"
-#include "kbo/kernels/stationary.hpp"
+#include "kbo/acquisition/acquisition.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/model/gp.hpp"
+#include "kbo/model/kernels/stationary.hpp"
 #include "kbo/optimize/multistart.hpp"
-#include "kbo/random.hpp"
-#include "kbo/space.hpp"
+#include "kbo/core/random.hpp"
+#include "kbo/core/space.hpp"
 
 namespace kbo::kfo {
 

@@ -8,8 +8,8 @@
 #include <numeric>
 #include <string>
 
-#include "kbo/error.hpp"
-#include "kbo/random.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/core/random.hpp"
 
 namespace kbo::kfo {
 

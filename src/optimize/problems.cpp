@@ -1,6 +1,6 @@
 // Standard test functions with known optima (all minimised). Definitions and constants follow
 // Surjanovic & Bingham, "Virtual Library of Simulation Experiments" (sfu.ca/~ssurjano).
-#include "kbo/problems.hpp"
+#include "kbo/optimize/problems.hpp"
 
 #include <cmath>
 #include <numbers>

@@ -3,8 +3,8 @@
 #include <atomic>
 #include <cmath>
 
-#include "kbo/error.hpp"
-#include "kbo/kernels/set.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/sets/set_kernel.hpp"
 #include "set_profile_avx2.hpp"
 
 namespace kbo {

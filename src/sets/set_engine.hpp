@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "kbo/kernels/stationary.hpp"
-#include "kbo/linalg.hpp"
+#include "kbo/model/kernels/stationary.hpp"
+#include "kbo/core/linalg.hpp"
 
 namespace kbo::sets_detail {
 

@@ -1,11 +1,11 @@
-#include "kbo/kernels/set.hpp"
+#include "kbo/sets/set_kernel.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <numeric>
 #include <sstream>
 
-#include "kbo/set_space.hpp"
+#include "kbo/sets/set_space.hpp"
 #include "set_engine.hpp"
 
 namespace kbo {

@@ -1,4 +1,4 @@
-#include "kbo/set_space.hpp"
+#include "kbo/sets/set_space.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -1,5 +1,5 @@
 // External objective commands (see include/kbo/objective.hpp).
-#include "kbo/objective.hpp"
+#include "kbo/study/objective.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -14,7 +14,7 @@
 #include <sstream>
 #include <thread>
 
-#include "kbo/error.hpp"
+#include "kbo/core/error.hpp"
 
 namespace kbo {
 

@@ -1,5 +1,5 @@
 // Studies: ask/tell over a Storage, and the optimisation loop (see include/kbo/study.hpp).
-#include "kbo/study.hpp"
+#include "kbo/study/study.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <thread>
 
-#include "heartbeat.hpp"
-#include "kbo/error.hpp"
+#include "kbo/storage/heartbeat.hpp"
+#include "kbo/core/error.hpp"
 #include "kbo/storage/storage.hpp"
 
 namespace kbo {

@@ -1,9 +1,9 @@
 // JSON forms of strategy configs and spaces, as stored with every study.
 #include <sstream>
 
-#include "kbo/error.hpp"
-#include "kbo/set_space.hpp"
-#include "kbo/study.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/sets/set_space.hpp"
+#include "kbo/study/study.hpp"
 
 namespace kbo {
 

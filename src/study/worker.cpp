@@ -6,7 +6,7 @@
 #include <csignal>
 #include <string>
 
-#include "kbo/study.hpp"
+#include "kbo/study/study.hpp"
 
 namespace kbo {
 

@@ -1,5 +1,5 @@
 // Local worker processes (see include/kbo/storage/worker_processes.hpp).
-#include "kbo/storage/worker_processes.hpp"
+#include "kbo/study/worker_processes.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>

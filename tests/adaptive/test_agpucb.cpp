@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "adaptive_functions.hpp"
-#include "kbo/adaptive.hpp"
-#include "kbo/error.hpp"
+#include "kbo/adaptive/agpucb.hpp"
+#include "kbo/core/error.hpp"
 
 namespace kbo {
 namespace {

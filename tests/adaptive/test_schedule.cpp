@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "kbo/adaptive.hpp"
-#include "kbo/error.hpp"
+#include "kbo/adaptive/agpucb.hpp"
+#include "kbo/core/error.hpp"
 
 namespace kbo {
 namespace {

@@ -1,9 +1,9 @@
 // Cholesky (jitter, extension), eigen/PSD clip, Box, Sobol against published points.
 #include <gtest/gtest.h>
 
-#include "kbo/linalg.hpp"
-#include "kbo/random.hpp"
-#include "kbo/space.hpp"
+#include "kbo/core/linalg.hpp"
+#include "kbo/core/random.hpp"
+#include "kbo/core/space.hpp"
 
 using namespace kbo;
 

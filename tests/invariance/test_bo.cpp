@@ -5,11 +5,11 @@
 // one thing that differs between the two arms.
 #include <gtest/gtest.h>
 
-#include "kbo/acquisition.hpp"
-#include "kbo/gp.hpp"
-#include "kbo/kernels/invariant.hpp"
+#include "kbo/acquisition/acquisition.hpp"
+#include "kbo/model/gp.hpp"
+#include "kbo/invariance/kernels.hpp"
 #include "kbo/optimize/multistart.hpp"
-#include "kbo/problems.hpp"
+#include "kbo/optimize/problems.hpp"
 
 using namespace kbo;
 

@@ -6,7 +6,7 @@
 #include <numeric>
 #include <set>
 
-#include "kbo/groups.hpp"
+#include "kbo/invariance/groups.hpp"
 
 using namespace kbo;
 

@@ -5,7 +5,7 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 
-#include "kbo/kernels/invariant.hpp"
+#include "kbo/invariance/kernels.hpp"
 
 using namespace kbo;
 

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kbo/gp.hpp"
-#include "kbo/kernels/functional.hpp"
+#include "kbo/model/gp.hpp"
+#include "kbo/kfo/functional_kernel.hpp"
 #include "kbo/kfo/experiment.hpp"
 #include "kbo/kfo/flip_kernel.hpp"
 #include "kbo/kfo/psd.hpp"
-#include "kbo/random.hpp"
+#include "kbo/core/random.hpp"
 
 using namespace kbo;
 using namespace kbo::kfo;

@@ -1,10 +1,10 @@
 // The learned kernel as a kbo::Kernel: eq. (4) values, α-clipping ⇒ PSD, gradients, use inside kbo::GP.
 #include <gtest/gtest.h>
 
-#include "kbo/gp.hpp"
-#include "kbo/kernels/functional.hpp"
-#include "kbo/kernels/stationary.hpp"
-#include "kbo/random.hpp"
+#include "kbo/model/gp.hpp"
+#include "kbo/kfo/functional_kernel.hpp"
+#include "kbo/model/kernels/stationary.hpp"
+#include "kbo/core/random.hpp"
 
 using namespace kbo;
 using namespace kbo::kfo;

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "kbo/kfo/hyperkernel.hpp"
-#include "kbo/random.hpp"
+#include "kbo/core/random.hpp"
 
 using namespace kbo;
 using namespace kbo::kfo;

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "kbo/kfo/psd.hpp"
-#include "kbo/random.hpp"
+#include "kbo/core/random.hpp"
 
 using namespace kbo;
 using namespace kbo::kfo;

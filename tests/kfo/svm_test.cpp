@@ -3,10 +3,10 @@
 
 #include <set>
 
-#include "kbo/kernels/functional.hpp"
+#include "kbo/kfo/functional_kernel.hpp"
 #include "kbo/kfo/data.hpp"
 #include "kbo/kfo/svm.hpp"
-#include "kbo/random.hpp"
+#include "kbo/core/random.hpp"
 
 using namespace kbo;
 using namespace kbo::kfo;

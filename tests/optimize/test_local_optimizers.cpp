@@ -6,7 +6,7 @@
 
 #include "kbo/optimize/cmaes.hpp"
 #include "kbo/optimize/optimizer.hpp"
-#include "kbo/problems.hpp"
+#include "kbo/optimize/problems.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "kbo/optimize/multistart.hpp"
-#include "kbo/problems.hpp"
+#include "kbo/optimize/problems.hpp"
 
 namespace {
 

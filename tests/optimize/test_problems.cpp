@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "kbo/problems.hpp"
-#include "kbo/random.hpp"
+#include "kbo/optimize/problems.hpp"
+#include "kbo/core/random.hpp"
 
 namespace {
 

@@ -4,11 +4,11 @@
 
 #include <numeric>
 
-#include "kbo/acquisition.hpp"
-#include "kbo/bo_strategy.hpp"
-#include "kbo/kernels/set.hpp"
+#include "kbo/acquisition/acquisition.hpp"
+#include "kbo/strategy/bo_strategy.hpp"
+#include "kbo/sets/set_kernel.hpp"
 #include "kbo/optimize/multistart.hpp"
-#include "kbo/set_space.hpp"
+#include "kbo/sets/set_space.hpp"
 #include "sets_problems.hpp"
 
 namespace kbo {

@@ -7,8 +7,8 @@
 #include <numeric>
 #include <random>
 
-#include "kbo/kernels/set.hpp"
-#include "kbo/set_space.hpp"
+#include "kbo/sets/set_kernel.hpp"
+#include "kbo/sets/set_space.hpp"
 
 namespace kbo {
 namespace {

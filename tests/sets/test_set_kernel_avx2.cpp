@@ -10,7 +10,7 @@
 #include <cstring>
 #include <random>
 
-#include "kbo/kernels/set.hpp"
+#include "kbo/sets/set_kernel.hpp"
 
 namespace kbo {
 namespace {

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <random>
 
-#include "kbo/bo_strategy.hpp"
-#include "kbo/set_space.hpp"
+#include "kbo/strategy/bo_strategy.hpp"
+#include "kbo/sets/set_space.hpp"
 
 namespace kbo {
 namespace {

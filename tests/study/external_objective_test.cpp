@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "kbo/error.hpp"
-#include "kbo/objective.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/study/objective.hpp"
 
 namespace fs = std::filesystem;
 using namespace kbo;

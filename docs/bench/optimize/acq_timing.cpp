@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "kbo/acquisition.hpp"
-#include "kbo/kernels/stationary.hpp"
+#include "kbo/acquisition/acquisition.hpp"
+#include "kbo/model/kernels/stationary.hpp"
 #include "kbo/optimize/multistart.hpp"
-#include "kbo/problems.hpp"
+#include "kbo/optimize/problems.hpp"
 
 using namespace kbo;
 

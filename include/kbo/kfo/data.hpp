@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "kbo/linalg.hpp"
+#include "kbo/core/linalg.hpp"
 #include "kbo/kfo/svm.hpp"
 
 namespace kbo::kfo {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "kbo/gp.hpp"
-#include "kbo/kernels/functional.hpp"
+#include "kbo/model/gp.hpp"
+#include "kbo/kfo/functional_kernel.hpp"
 #include "kbo/kfo/hyperkernel.hpp"
 #include "kbo/kfo/outer.hpp"
 #include "kbo/kfo/psd.hpp"

@@ -15,7 +15,7 @@
 // A data-dependent kernel: the GP calls condition_on(X_train) before factorising; the decomposition is
 // cached for the reference set. The inner kernel's hyperparameters are frozen; the only hyperparameter is
 // log v (flip(v·K) = v·flip(K), so the eigendecomposition does not depend on it).
-#include "kbo/kernel.hpp"
+#include "kbo/model/kernel.hpp"
 
 namespace kbo::kfo {
 

@@ -9,8 +9,8 @@
 // so a learned kernel is isotropic and stationary: K(x, x') = Σ_j α_j κ(||x − x'||, r_j).
 #include <vector>
 
-#include "kbo/linalg.hpp"
-#include "kbo/random.hpp"
+#include "kbo/core/linalg.hpp"
+#include "kbo/core/random.hpp"
 
 namespace kbo::kfo {
 

@@ -19,7 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kbo/kernel.hpp"
+#include "kbo/model/kernel.hpp"
 
 namespace kbo::kfo {
 

@@ -1,7 +1,7 @@
 #pragma once
 // Linear kernel k(x, y) = v · xᵀy (the third part of the MKL baseline: w1·SE + w2·Matérn-3/2 + w3·linear).
 // Log-hyperparameter: log v.
-#include "kbo/kernel.hpp"
+#include "kbo/model/kernel.hpp"
 
 namespace kbo::kfo {
 

@@ -8,7 +8,7 @@
 // (The authors' SVM code transforms only the test rows; kbo transforms both, as the paper says.)
 #include <string>
 
-#include "kbo/linalg.hpp"
+#include "kbo/core/linalg.hpp"
 
 namespace kbo::kfo {
 

@@ -11,7 +11,7 @@
 #include <functional>
 #include <vector>
 
-#include "kbo/linalg.hpp"
+#include "kbo/core/linalg.hpp"
 
 namespace kbo::kfo {
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "kbo/linalg.hpp"
+#include "kbo/core/linalg.hpp"
 
 namespace kbo::kfo {
 

@@ -3,9 +3,9 @@
 // analytic gradients, in parallel over the machine's cores), CMA-ES (multi-start) or DIRECT.
 #include <string>
 
-#include "kbo/acquisition.hpp"
+#include "kbo/acquisition/acquisition.hpp"
 #include "kbo/optimize/cmaes.hpp"
-#include "kbo/space.hpp"
+#include "kbo/core/space.hpp"
 
 namespace kbo {
 

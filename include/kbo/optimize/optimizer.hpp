@@ -3,9 +3,9 @@
 #include <functional>
 #include <optional>
 
-#include "kbo/linalg.hpp"
-#include "kbo/random.hpp"
-#include "kbo/space.hpp"
+#include "kbo/core/linalg.hpp"
+#include "kbo/core/random.hpp"
+#include "kbo/core/space.hpp"
 
 namespace kbo {
 

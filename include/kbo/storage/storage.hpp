@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "kbo/study.hpp"
+#include "kbo/study/study.hpp"
 
 namespace kbo {
 

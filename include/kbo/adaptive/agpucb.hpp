@@ -1,0 +1,199 @@
+#pragma once
+// A-GP-UCB (Berkenkamp, Schoellig & Krause, JMLR 2019): GP-UCB whose lengthscales shrink and whose
+// RKHS-norm bound grows over time, θ_t = θ₀/g(t), B_t = b(t)·g(t)^d·B₀, so that the function class
+// eventually contains the true function although θ and B are unknown. The overall scaling h(t) is
+// chosen each iteration by matching a regret estimate R̄_t(h) to a sublinear reference p(t) = t^p.
+// See SPEC §2; equation numbers are the paper's.
+//
+// Also the baselines of the paper's experiments: GP-UCB with MAP or HMC-marginalised lengthscales and
+// an empirical constant β (standardised data), and the modified Wang & de Freitas (2014) line search
+// (as the `wang` estimator of the A-GP-UCB strategy).
+//
+// Everything works on the unit cube [0,1]^d (the space's box is mapped affinely), with a stationary
+// kernel of unit variance (the paper normalises k(x,x) = 1; the scale lives in B) and fixed noise.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kbo/model/gp.hpp"
+#include "kbo/model/hmc.hpp"
+#include "kbo/strategy/strategy.hpp"
+
+namespace kbo {
+
+// ---------------------------------------------------------------------------------------------------
+// Schedule pieces (pure functions, tested in isolation)
+
+/// Split of the overall scaling h ≥ 1 into lengthscale scaling g and norm scaling b with weight λ ≥ 0:
+/// g^d = 1 + ε_g, b = 1 + λ ε_g, (1 + ε_g)(1 + λ ε_g) = h (SPEC §2.3, closed form).
+struct Scaling {
+  double h = 1.0, eps_g = 0.0, g = 1.0, b = 1.0;
+};
+/// InputError unless h ≥ 1 (finite), λ ≥ 0, dim ≥ 1.
+Scaling split_scaling(double h, double lambda, int dim);
+
+/// β_t^{1/2} of Lemma 1: B + 4σ sqrt(I + 1 + ln(1/δ)).
+double agpucb_beta_sqrt(double norm_bound, double noise_std, double information_gain, double delta);
+/// C₁ = 8 / log(1 + σ⁻²) of Theorem 3.
+double regret_constant_c1(double noise_std);
+
+/// Inputs of the bound-based regret estimate (eq. 15), all fixed during one line search.
+struct BoundEstimateInputs {
+  int t = 1;                 // number of observations
+  int dim = 1;
+  double lambda = 0.1, B0 = 2.0, noise_std = 0.01, delta = 0.1;
+  double g_prev = 1.0;       // g(t−1)
+  double info_prev = 0.0;    // I_{θ_{t−1}}(y_t; f): information gain of the current data at g(t−1)
+};
+/// R̄_t(h) = sqrt(C₁ t β_t(h) I(h)) with I(h) = (g(h)/g(t−1))^d I_{θ_{t−1}} (SPEC §2.4: the mutual
+/// information's dependence on g is made explicit by Proposition 4, so no kernel inversion per h) and
+/// β_t^{1/2}(h) = b(h) g(h)^d B₀ + 4σ sqrt(I(h) + 1 + ln(1/δ)). Increasing in h.
+double bound_regret_estimate(double h, const BoundEstimateInputs& in);
+
+/// h*(t): the smallest h ≥ h_prev with R(h) ≥ target, for R non-decreasing in h: R(h_prev) ≥ target
+/// ⇒ h_prev (eq. 14's max with h(t−1)); else geometric expansion of an upper bracket (factor 4, up to
+/// h_max, which is returned if even R(h_max) < target) and bisection in log h until hi/lo ≤ 1 + rel_tol
+/// or max_evals evaluations of R. Returns the upper end of the bracket (R(h) ≥ target there).
+struct LineSearchResult {
+  double h = 1.0;
+  int evaluations = 0;
+  bool capped = false;  // R(h_max) < target
+};
+LineSearchResult match_reference(const std::function<double(double)>& R, double target, double h_prev,
+                                 double h_max, double rel_tol, int max_evals);
+
+// ---------------------------------------------------------------------------------------------------
+// Options
+
+enum class RegretEstimator {
+  None,     // h ≡ 1: plain GP-UCB with θ₀ (or MAP) and B₀, Lemma-1 β
+  Bound,    // eq. 15
+  OneStep,  // eq. 16 (refits the GP and maximises UCB at each trial h)
+  Wang      // modified Wang & de Freitas (2014): smallest h with σ_t(x_{t+1}(h)) ≥ κ (SPEC §2.7)
+};
+enum class MapCombination {
+  None,     // θ_t = θ₀ / g(t) (Algorithm 1)
+  Min,      // eq. 17: θ_t = min(θ_MAP, θ₀/g(t)) elementwise
+  Divide    // eq. 18: θ_t = θ_MAP / max(g(t), 1)
+};
+RegretEstimator parse_regret_estimator(const std::string& s);  // none | bound | onestep | wang
+MapCombination parse_map_combination(const std::string& s);    // none | min | divide
+std::string to_string(RegretEstimator e);
+std::string to_string(MapCombination c);
+
+/// Every constant of the strategy. Defaults are the paper's experiments (§5: θ₀ = 1, B₀ = 2, δ with
+/// "probability at least 0.9" read as δ = 0.1, λ = 0.1, p(t) = t^0.9) except where the paper is silent
+/// (noise σ, Gamma prior, kernel: Gaussian as in §5.1); those are marked ASSUMPTION in the .cpp.
+struct AgpucbOptions {
+  std::vector<double> theta0 = {1.0};  // initial lengthscales on the unit cube: 1 value or one per dim
+  double B0 = 2.0;
+  double delta = 0.1;
+  double lambda = 0.1;
+  double p_exponent = 0.9;             // p(t) = p_scale · t^p_exponent
+  double p_scale = 1.0;
+  double noise_std = 0.01;             // σ of the model (raw units unless normalize)
+  std::string kernel = "rbf";          // stationary profile: rbf | matern12 | matern32 | matern52
+  RegretEstimator estimator = RegretEstimator::Bound;
+  MapCombination combine = MapCombination::None;
+  double prior_shape = 2.0;            // Gamma(shape, rate) prior on each MAP lengthscale
+  double prior_rate = 5.0;
+  int map_restarts = 2;
+  double kappa = 0.1;                  // Wang–de Freitas threshold on σ_t(x_{t+1})
+  double h_max = 1e12;                 // cap of the line search
+  double line_search_tol = 0.02;       // relative bracket width at which the line search stops
+  int line_search_max_evals = 40;      // per suggestion (one-step/wang: each is a UCB maximisation)
+  bool normalize = false;              // standardise y before modelling (paper: raw, zero prior mean)
+
+  /// Reads StrategyConfig::module_options (object; keys as the field names, "estimator"/"combine"/
+  /// "kernel" as strings, "theta0" number or array). InputError naming the key and what is allowed for
+  /// an unknown key or a bad value; `dim` checks theta0's length.
+  static AgpucbOptions from_json(const nlohmann::json& j, int dim);
+  nlohmann::json to_json() const;
+};
+
+// ---------------------------------------------------------------------------------------------------
+// The strategy
+
+/// A-GP-UCB as a Strategy. Per suggestion (after the initial design of config.n_init points drawn with
+/// config.init_method from config.seed): map X to the unit cube; if combining with MAP, fit the MAP
+/// lengthscales; choose h(t) by the estimator; set θ_t, B_t, β_t; maximise μ_t + β_t^{1/2} σ_t with
+/// maximize_acquisition (config.acq_optimizer, seeded by (seed, trial)). Pending points enter as
+/// fantasies observed at the posterior mean (they shrink σ there, μ is unchanged).
+/// last_info(): t, h, g, b, eps_g, beta_sqrt, B_t, theta (vector), theta_map, g_eff (θ₀/θ_t, geometric
+/// mean over dims), info_gain, p_t, regret_estimate, line_search_evals, sigma_at_x.
+class AgpucbStrategy : public Strategy {
+ public:
+  AgpucbStrategy(StrategyConfig config, std::shared_ptr<const Space> space, AgpucbOptions options);
+  Vec suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) override;
+  std::string name() const override;
+  nlohmann::json last_info() const override { return info_; }
+
+  const AgpucbOptions& options() const { return opt_; }
+  double h() const { return h_; }
+
+ private:
+  struct Candidate;  // one trial h: θ, GP, β^{1/2}, UCB maximiser, σ there
+  Vec theta_for(double g) const;
+  Candidate evaluate_candidate(double h, const Mat& U, const Vec& y, const Mat& pendingU, int trial_index) const;
+  Vec fit_map(const Mat& U, const Vec& y);
+
+  StrategyConfig config_;
+  std::shared_ptr<const Space> space_;
+  AgpucbOptions opt_;
+  Vec theta0_;                   // per dimension
+  Mat design_;                   // unit-cube initial design
+  double h_ = 1.0;               // h(t−1)
+  int last_n_ = -1;
+  std::vector<double> onestep_terms_;  // 2 β_j^{1/2} σ_j(x_{j+1}) of previous suggestions (eq. 16)
+  Vec theta_map_;                // last MAP estimate (warm start), empty before the first fit
+  nlohmann::json info_ = nlohmann::json::object();
+};
+
+/// Factory for the study (`--strategy agpucb`): options from AgpucbOptions::from_json(
+/// config.module_options["agpucb"] if that key exists, else config.module_options, space->dim()). Any Space works through its bounds (affine unit-cube map) and
+/// its canonicalize.
+std::unique_ptr<Strategy> make_agpucb_strategy(const StrategyConfig& config, std::shared_ptr<const Space> space);
+
+// ---------------------------------------------------------------------------------------------------
+// Baselines with an empirical β (paper §5: data standardised, β^{1/2} constant)
+
+enum class HyperMode { Fixed, Map, Hmc };
+
+struct BaselineOptions {
+  HyperMode mode = HyperMode::Map;
+  std::vector<double> theta = {1.0};   // Fixed: the lengthscales; Map/Hmc: initial value
+  double beta_sqrt = 2.0;              // UCB = μ + β^{1/2} σ on standardised data
+  double noise_var = 1e-4;             // fixed noise variance (standardised units)
+  std::string kernel = "rbf";
+  double prior_shape = 2.0, prior_rate = 5.0;  // Gamma prior on lengthscales (Map, Hmc)
+  int map_restarts = 2;
+  // HMC: per suggestion a chain warm-started at the previous chain's end (step size and mass too).
+  int hmc_warmup = 100, hmc_samples = 100, hmc_keep = 10, hmc_leapfrog = 10;
+  double theta_lower = 1e-3, theta_upper = 1e2;  // support of the lengthscales (MAP bounds, HMC clamp)
+  static BaselineOptions from_json(const nlohmann::json& j, int dim);
+};
+
+/// GP-UCB with fixed / MAP / HMC-marginalised lengthscales and constant β^{1/2}. With HMC the
+/// acquisition is the sample average of the per-sample UCBs (integrated acquisition, Snoek et al. 2012).
+/// last_info(): theta (mean over samples for HMC, per dim), g_eff (θ_ref/θ, geometric mean, θ_ref = 1),
+/// hmc_accept, hmc_step.
+class HyperGpucbStrategy : public Strategy {
+ public:
+  HyperGpucbStrategy(StrategyConfig config, std::shared_ptr<const Space> space, BaselineOptions options);
+  Vec suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) override;
+  std::string name() const override;
+  nlohmann::json last_info() const override { return info_; }
+
+ private:
+  StrategyConfig config_;
+  std::shared_ptr<const Space> space_;
+  BaselineOptions opt_;
+  Mat design_;
+  Vec theta_;               // current point estimate / chain state (log lengthscales)
+  HmcCarry hmc_;  // step size and mass carried from one suggestion's chain to the next
+  nlohmann::json info_ = nlohmann::json::object();
+};
+
+}  // namespace kbo

@@ -1,0 +1,71 @@
+#pragma once
+// Search spaces. Every point is a flat vector in R^D; the space says what it means, how to sample it
+// and which region is canonical (for spaces with symmetries, e.g. sets).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kbo/core/linalg.hpp"
+#include "kbo/core/random.hpp"
+
+namespace kbo {
+
+/// Axis-aligned box [lower, upper] in R^D.
+struct Box {
+  Vec lower, upper;
+  Box() = default;
+  Box(Vec lo, Vec hi);  // throws InputError if sizes differ, empty, non-finite or lo >= hi
+  static Box unit(int dim);
+  int dim() const { return static_cast<int>(lower.size()); }
+  bool contains(const Vec& x, double tol = 0.0) const;
+  Vec clamp(const Vec& x) const;
+  Vec to_unit(const Vec& x) const;    // affine map to [0,1]^D
+  Vec from_unit(const Vec& u) const;  // inverse of to_unit
+};
+
+/// Sobol low-discrepancy sequence (Boost's Joe & Kuo direction numbers, up to 3667 dimensions), starting
+/// at the origin like the published tables. A non-zero `shift_seed` applies a random digital shift (XOR
+/// scrambling), which keeps the net property and makes designs differ between seeds.
+class Sobol {
+ public:
+  explicit Sobol(int dim, std::uint64_t shift_seed = 0);
+  ~Sobol();
+  Sobol(const Sobol&) = delete;
+  Sobol& operator=(const Sobol&) = delete;
+  int dim() const { return dim_; }
+  Vec next();       // in [0,1)^dim
+  Mat next(int n);  // n x dim
+ private:
+  struct Impl;
+  int dim_;
+  std::unique_ptr<Impl> impl_;
+};
+
+enum class SamplingMethod { Sobol, Uniform };
+SamplingMethod parse_sampling_method(const std::string& name);  // "sobol" | "uniform"
+
+/// A search space: bounds for the optimisers, sampling for initial designs, and an optional projection
+/// onto a canonical region (identity for a plain box).
+class Space {
+ public:
+  virtual ~Space() = default;
+  virtual int dim() const = 0;
+  virtual const Box& bounds() const = 0;
+  /// n points: Sobol (scrambled by seed) or i.i.d. uniform; each projected onto the canonical region.
+  virtual Mat sample(int n, SamplingMethod method, Rng& rng) const;
+  /// Projects x onto the canonical region in place (identity by default).
+  virtual void canonicalize(Vec& /*x*/) const {}
+  virtual std::string describe() const = 0;
+};
+
+class BoxSpace : public Space {
+ public:
+  explicit BoxSpace(Box box) : box_(std::move(box)) {}
+  int dim() const override { return box_.dim(); }
+  const Box& bounds() const override { return box_; }
+  std::string describe() const override;
+ private:
+  Box box_;
+};
+
+}  // namespace kbo

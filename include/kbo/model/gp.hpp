@@ -1,0 +1,110 @@
+#pragma once
+// Exact Gaussian-process regression.
+//
+// Hyperparameter vector θ (log space): [kernel.log_params()..., log noise variance]. With
+// normalisation on (default), targets are standardised (y - mean)/std and the noise variance is in
+// standardised units; predictions are always returned in the original units. With it off, the raw
+// targets are used with a zero prior mean (so numbers match textbook GP implementations exactly).
+// A GP is immutable under prediction: const methods are safe to call from many threads.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "kbo/model/kernel.hpp"
+#include "kbo/core/priors.hpp"
+
+namespace kbo {
+
+struct FitOptions {
+  int restarts = 5;            // random starting points besides the current hyperparameters
+  int polish = 0;              // how many of the best starting points (by objective value) L-BFGS polishes;
+                               // screening by value costs one Cholesky per start, a polish ~30 gradients.
+                               // 0 ⇒ automatic: 3 below 200 points (cheap, and small data is the most
+                               // multimodal), 1 from 200 points on
+  int max_evaluations = 100;   // per L-BFGS run
+  bool map = false;            // add log priors to the objective (MAP); otherwise ML-II
+  std::vector<Prior> priors;   // per θ entry; empty with map=true ⇒ default_priors()
+  Vec lower, upper;            // log-space bounds per θ entry; empty ⇒ default_bounds()
+  std::vector<bool> fit_mask;  // which θ entries are optimised; empty ⇒ all (noise only if learned)
+  std::uint64_t seed = 0;
+};
+
+class GP {
+ public:
+  explicit GP(KernelPtr kernel, double noise_variance = 1e-6, bool normalize = true, bool learn_noise = true);
+  GP(const GP& other);
+  GP& operator=(const GP& other);
+  GP(GP&&) noexcept = default;
+  GP& operator=(GP&&) noexcept = default;
+
+  // ---- data ----
+  /// Sets the training data and factorises (O(n^3)). InputError on empty X, size mismatch, NaN/inf.
+  void set_data(const Mat& X, const Vec& y);
+  /// Adds one observation with unchanged hyperparameters and normalisation constants: the Cholesky
+  /// factor is extended in O(n^2). (Call set_data to re-standardise.)
+  void add_observation(const Vec& x, double y);
+  int size() const { return static_cast<int>(X_.rows()); }
+  int input_dim() const { return static_cast<int>(X_.cols()); }
+  const Mat& X() const { return X_; }
+  const Vec& y() const { return y_raw_; }        // original units
+  double y_mean() const { return y_mean_; }
+  double y_scale() const { return y_scale_; }
+
+  // ---- hyperparameters ----
+  Vec hyperparameters() const;                   // θ, log space
+  void set_hyperparameters(const Vec& theta);    // refactorises if data is present
+  std::vector<std::string> hyperparameter_names() const;
+  double noise_variance() const { return noise_; }  // standardised units when normalising
+  void set_noise_variance(double v);
+  bool learns_noise() const { return learn_noise_; }
+  bool normalizes() const { return normalize_; }
+  const Kernel& kernel() const { return *kernel_; }
+  Kernel& kernel() { return *kernel_; }           // call set_data/refactor after changing it
+  void refactor();                                // recompute factorisation after kernel changes
+
+  /// Log marginal likelihood of the (standardised) targets at the current θ, and its gradient wrt θ.
+  double log_marginal_likelihood() const { return lml_; }
+  Vec log_marginal_likelihood_gradient() const;
+  /// LML (and gradient if grad != nullptr) at an arbitrary θ, without changing this GP.
+  double log_marginal_likelihood_at(const Vec& theta, Vec* grad) const;
+
+  /// Default bounds: lengthscales [1e-3, 1e3]·..., variances [1e-4, 1e4], noise [1e-8, 1] (all log).
+  void default_bounds(Vec& lower, Vec& upper) const;
+  /// Priors that keep the fit away from "all noise": Gamma(3, 6) on lengthscales, Gamma(2, 0.15) on
+  /// variances, Gamma(1.1, 0.05) on noise (BoTorch's defaults for standardised targets).
+  std::vector<Prior> default_priors() const;
+  /// ML-II or MAP by multi-restart L-BFGS (NLopt) within bounds; keeps the best θ found and
+  /// refactorises. Returns the best objective (LML or LML + log prior).
+  double fit(const FitOptions& options = {});
+
+  // ---- prediction (original units; variance of the latent f, noise excluded) ----
+  struct Prediction {
+    Vec mean;
+    Vec variance;
+  };
+  Prediction predict(const Mat& Xs) const;
+  Mat posterior_covariance(const Mat& Xs) const;
+  /// Mean and variance at one point with their gradients wrt x.
+  void predict_with_gradient(const Vec& x, double& mean, double& variance, Vec& dmean, Vec& dvariance) const;
+
+  /// Information gain I(y; f) = ½ log det(I + σ⁻² K) at the current θ.
+  double information_gain() const;
+  const Cholesky& cholesky() const { return chol_; }
+  const Vec& alpha() const { return alpha_; }    // (K + σ²I)^{-1} y_standardised
+
+ private:
+  void factorise();
+  int noise_index() const { return kernel_->num_params(); }
+
+  KernelPtr kernel_;
+  double noise_;
+  bool normalize_, learn_noise_;
+  Mat X_;
+  Vec y_raw_, y_;  // y_: standardised (or raw when not normalising)
+  double y_mean_ = 0.0, y_scale_ = 1.0;
+  Cholesky chol_;
+  Vec alpha_;
+  double lml_ = 0.0;
+};
+
+}  // namespace kbo

@@ -1,0 +1,167 @@
+#pragma once
+// The standard GP-BO step and the random-search baseline, both as Strategies.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "kbo/acquisition/fantasy.hpp"
+#include "kbo/model/hmc.hpp"
+#include "kbo/strategy/strategy.hpp"
+
+namespace kbo {
+
+/// The unit-cube image [0,1]^D of a space: sampling and canonicalisation are the original space's,
+/// carried through the affine map. The GP and the acquisition optimiser of BOStrategy work here, so
+/// kernel hyperparameters and priors mean the same thing whatever the user's bounds are.
+class UnitCubeSpace : public Space {
+ public:
+  explicit UnitCubeSpace(std::shared_ptr<const Space> original);
+  int dim() const override { return unit_.dim(); }
+  const Box& bounds() const override { return unit_; }
+  Mat sample(int n, SamplingMethod method, Rng& rng) const override;
+  void canonicalize(Vec& u) const override;
+  std::string describe() const override;
+
+  Vec to_unit(const Vec& x) const { return original_->bounds().to_unit(x); }
+  Vec from_unit(const Vec& u) const { return original_->bounds().from_unit(u); }
+  Mat rows_to_unit(const Mat& X) const;
+  const Space& original() const { return *original_; }
+
+ private:
+  std::shared_ptr<const Space> original_;
+  Box unit_;
+};
+
+/// Model-fit knobs of BOStrategy that are not CLI flags of `kbo optimize`: read from
+/// StrategyConfig::module_options["bo"] (a JSON object whose keys are the field names below; unknown
+/// keys are an InputError). The defaults are the tested default model; `kbo bench bo --bo KEY=VALUE`
+/// sets them so each variant in docs/bench/bo.md is reproducible by a command.
+struct BOModelOptions {
+  double constant_mean_variance = 100.0;  // prior_mean "gls": c of the kernel + c term (0 ⇒ sample mean)
+  double noise_floor = 1e-6;              // lower bound of the noise variance (standardised targets)
+  double noise_cap = 1.0;                 // upper bound of the noise variance (standardised targets)
+  // Random restarts draw the noise log-uniformly in [floor, restart_noise_max]. 0.5 (was 0.1) was chosen
+  // on the selection seeds of docs/bench/bo.md: fewer Ackley-6 runs stall on the plateau.
+  double restart_noise_max = 0.5;
+  double restart_lengthscale_min = 0.05;  // … and lengthscales log-uniformly in [min, max] (unit cube)
+  double restart_lengthscale_max = 2.0;
+  // A deterministic extra start besides the warm start and the random restarts: all lengthscales =
+  // fixed_start_lengthscale, signal variance 1, noise = fixed_start_noise (0 ⇒ no such start).
+  double fixed_start_lengthscale = 0.0;
+  double fixed_start_noise = 1e-4;
+  // MAP priors, as densities of θ: Gamma(shape, rate) on each lengthscale, on the signal variance and
+  // on the noise variance (of the standardised targets). Defaults: BoTorch's SingleTaskGP priors.
+  double lengthscale_prior_shape = 3.0, lengthscale_prior_rate = 6.0;
+  double variance_prior_shape = 2.0, variance_prior_rate = 0.15;
+  double noise_prior_shape = 1.1, noise_prior_rate = 0.05;
+  int fit_evaluations = 60;               // L-BFGS evaluations per hyperparameter run
+  bool warm_start = true;                 // start from the previous fit (else only the other starts)
+  // Hyperparameter-marginalised UCB while the data are few: with n ≤ hmc_max_n observations (0 ⇒
+  // never) the UCB (acquisition "ucb" only) is the mean of UCB under hmc_keep HMC draws of θ from the
+  // MAP objective's posterior (hmc_warmup adaptation + hmc_samples kept iterations of hmc_leapfrog
+  // steps, started at the MAP fit, within the fit bounds); after that, the MAP model alone.
+  int hmc_max_n = 0;
+  int hmc_warmup = 100, hmc_samples = 40, hmc_keep = 8, hmc_leapfrog = 8;
+  // Prior mean of the GP: "worst" (default) — a constant at the worst value seen (De Ath, Fieldsend &
+  // Everson 2020, "What do you mean?": best for d ≥ 5 in their study; far from the data the model
+  // expects nothing better than the worst, so UCB explores less of the empty box boundary); "gls" —
+  // the kernel + c term above, the GLS constant (the default until this choice); "sample" — the sample
+  // mean; "quantile" — the mean_quantile quantile of the values seen. docs/bench/bo.md has the study.
+  std::string prior_mean = "worst";
+  double mean_quantile = 0.5;
+  // A second stationary kernel fitted beside config.kernel at every refit; the higher MAP objective
+  // (LML + log prior) wins, i.e. the kernel's smoothness is chosen by evidence. "none" disables it.
+  // Only when the model kernel is a plain stationary kernel (not for invariant or set kernels).
+  std::string alt_kernel = "matern32";
+  // Monotone warp of the targets before the GP: "none", "copula" or "log" (kbo/bo_targets.hpp); both
+  // warps were worse on Ackley-6 (docs/bench/bo.md) and are kept as variants.
+  std::string output_warp = "none";
+
+  static BOModelOptions from_json(const nlohmann::json& j);  // InputError on unknown keys / bad values
+  nlohmann::json to_json() const;
+};
+
+/// Standard GP-BO step: maps the space's box to the unit cube [0,1]^D (the GP always works there),
+/// initial design (config.n_init points, Sobol/uniform, canonicalised), then per suggestion: set data,
+/// refit (MAP/ML-II, config.fit_restarts), build the acquisition (UCB with constant/srinivas/chowdhury β,
+/// log-EI, log-PI), maximise it with maximize_acquisition over the unit-cube image of the space
+/// (the space's canonicalize applies), never repeating a pending point. Returns the point in the
+/// ORIGINAL coordinates of the space.
+///
+/// Details that matter for reproducibility and speed:
+/// - The initial design is drawn once from config.seed; trial k < n_init gets design row k, so
+///   concurrent askers get different design points and a resumed study continues the same design.
+/// - If fewer than 2 trials have completed after the design (failures), points are uniform random,
+///   seeded by (seed, trial_index).
+/// - The model: Matérn-5/2 ARD (config.kernel) or Matérn-3/2, whichever has the higher MAP objective
+///   at this refit (BOModelOptions::alt_kernel); a constant prior mean at the worst value seen
+///   (BOModelOptions::prior_mean), targets scaled by their standard deviation; MAP with BoTorch's
+///   SingleTaskGP priors as densities of θ (Prior::value_density), noise ≥ 1e-6 of the target variance
+///   (docs/bench/bo.md explains each choice and the variants measured against it).
+/// - Hyperparameters are refitted at every suggestion, warm-started from the previous fit (held by
+///   this object) plus config.fit_restarts random restarts, run in parallel; L-BFGS runs are capped.
+/// - Pending points enter as fantasies (config.fantasy, default kriging believer: observed at the
+///   posterior mean) after the fit, without refitting θ, so the acquisition collapses around them and
+///   parallel workers explore different points; a suggestion closer than 1e-9 (unit cube) to a pending
+///   or already evaluated point is replaced by a uniform random point (reported in last_info()).
+class BOStrategy : public Strategy {
+ public:
+  /// kernel: the model's kernel on unit-cube inputs (nullptr ⇒ built from config.kernel/ard).
+  BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space, KernelPtr kernel = nullptr);
+  Vec suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) override;
+  std::string name() const override;
+  nlohmann::json last_info() const override;
+  // GP of the last suggestion (nullptr during the initial design), fitted to model_targets(y): with the
+  // default prior mean its units are (y − worst)/std(y), not the objective's.
+  const GP* model() const;
+
+  const StrategyConfig& config() const { return config_; }
+  const BOModelOptions& model_options() const { return model_options_; }
+  const UnitCubeSpace& unit_space() const { return *unit_; }
+
+ private:
+  Vec random_point(int trial_index) const;
+  // MAP/ML-II refit of each model (data already set; each replaced by its best fit), all starts in one
+  // thread pool; returns each model's objective.
+  std::vector<double> refit(const std::vector<std::optional<GP>*>& models, int trial_index);
+  std::vector<Vec> fit_starts(const GP& gp, const Vec& lower, const Vec& upper, int trial_index) const;
+  void fit_bounds(const GP& gp, Vec& lower, Vec& upper) const;  // log-θ bounds (noise floor/cap applied)
+  std::vector<Prior> map_priors(const GP& gp) const;             // priors of the MAP fit (empty for ML-II)
+  std::vector<GP> hmc_models(int trial_index);    // hmc_keep copies of gp_ at HMC draws of θ
+  double gls_mean_variance() const;  // c of the kernel + c term (0 unless prior_mean is "gls")
+  bool gp_standardizes() const;      // the GP standardises about the sample mean ("gls", "sample")
+  Vec model_targets(const Vec& y) const;  // y as the GP sees it (warp, fixed-mean standardisation)
+  GP new_model(KernelPtr kernel) const;
+  std::unique_ptr<Acquisition> make_acquisition(const GP& gp, const Vec& y, int n_observed) const;
+
+  StrategyConfig config_;
+  BOModelOptions model_options_;
+  std::shared_ptr<const Space> space_;
+  std::shared_ptr<const UnitCubeSpace> unit_;
+  KernelPtr kernel_;            // prototype (initial hyperparameters)
+  Mat design_;                  // initial design, unit cube, n_init x D
+  std::optional<GP> gp_;        // fitted on real observations only (no fantasies)
+  std::optional<GP> gp_alt_;    // the other kernel's model (BOModelOptions::alt_kernel); swapped with gp_ when it wins
+  KernelPtr alt_kernel_;        // prototype of the alternative kernel (nullptr ⇒ none competes)
+  FantasyMode fantasy_ = FantasyMode::KrigingBeliever;
+  HmcCarry hmc_{0.05, Vec()};   // HMC step size and inverse mass carried from one suggestion to the next
+  nlohmann::json info_ = nlohmann::json::object();
+};
+
+/// Uniform random search: trial k is a uniform draw seeded by (seed, k), so it does not depend on
+/// the observed values and is reproducible point by point (also across resumed studies).
+class RandomStrategy : public Strategy {
+ public:
+  RandomStrategy(StrategyConfig config, std::shared_ptr<const Space> space);
+  Vec suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) override;
+  std::string name() const override { return "random"; }
+
+ private:
+  StrategyConfig config_;
+  std::shared_ptr<const Space> space_;
+};
+
+/// Seed of the per-trial random stream of a strategy (splitmix64 of seed and index).
+std::uint64_t trial_seed(std::uint64_t seed, int trial_index);
+
+}  // namespace kbo

@@ -1,0 +1,25 @@
+#pragma once
+// How BOStrategy presents the observed values (to maximise) to its GP: an optional monotone warp, and a
+// standardisation about a chosen prior-mean level. Small pure functions, tested on their own.
+#include <string>
+
+#include "kbo/core/linalg.hpp"
+
+namespace kbo {
+
+/// Monotone warps of the targets: "none" (identity), "copula" (normal scores of the mid-ranks, ties
+/// share a score) or "log" (−log of the gap to the best value plus 1e-3 of the range; stretches the
+/// region near the best value). InputError on another name.
+Vec warp_targets(const Vec& y, const std::string& warp);
+
+/// (y − level) / s with s the sample standard deviation of y (1 if y is constant or has one entry).
+/// With a zero-mean GP on the result, `level` is the prior mean in the original units.
+Vec standardize_about(const Vec& y, double level);
+
+/// The q-quantile of v (0 ≤ q ≤ 1, linear interpolation between order statistics; v non-empty).
+double quantile_of(Vec v, double q);
+
+/// Φ⁻¹(p) for 0 < p < 1 (bisection on erfc: exact to double precision, no table).
+double normal_quantile(double p);
+
+}  // namespace kbo

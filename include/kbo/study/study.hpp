@@ -1,0 +1,174 @@
+#pragma once
+// Studies: a named, persistent sequence of trials (ask/tell) over one search space, with one
+// optimisation direction, one strategy configuration and (optionally) a budget. Storage (memory,
+// SQLite, PostgreSQL) is behind kbo::Storage; every state change of a trial is one transaction there.
+// Many workers (threads, processes, machines) can share one study: see Study::work.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kbo/strategy/strategy.hpp"
+
+namespace kbo {
+
+enum class TrialState { Pending, Complete, Failed };
+std::string to_string(TrialState s);           // "pending" | "complete" | "failed"
+TrialState parse_trial_state(const std::string& s);
+
+struct Trial {
+  int id = -1;                  // 0, 1, 2, … within the study (also the strategy's trial_index)
+  Vec x;                        // point in the space's original coordinates
+  std::optional<double> value;  // objective value as reported (complete trials only)
+  TrialState state = TrialState::Pending;
+  std::string reason;           // why a trial failed
+  std::string worker;           // who asked for it, e.g. "optimize@host:1234"
+  double created_at = 0.0;      // Unix time, seconds
+  double finished_at = 0.0;     // 0 while pending
+  double heartbeat_at = 0.0;    // last heartbeat of its worker (Unix time); 0 = the trial has no heartbeat
+                                // (e.g. from `kbo ask`) and is never given up as lost
+  int retry_of = -1;            // >= 0: this trial re-offers the point of that trial, whose worker was lost
+};
+
+/// Reason of a trial whose worker stopped heart-beating (or died on this host) while it was pending.
+/// Such a trial does not count toward the budget: its point is re-offered as a new trial.
+inline constexpr const char* kWorkerLost = "worker lost";
+
+/// True unless the trial failed because its worker was lost (see kWorkerLost).
+bool counts_toward_budget(const Trial& t);
+
+/// What a study is: its identity (name), the meaning of its points (space) and values (direction),
+/// and the strategy configuration that `kbo ask` uses to suggest points.
+struct StudyRecord {
+  std::string name;
+  bool minimize = true;
+  nlohmann::json space;   // {"type":"box","lower":[...],"upper":[...]} (sets add set_size, element_dim)
+  nlohmann::json config;  // to_json(StrategyConfig)
+  double created_at = 0.0;
+  /// Total number of trials the study should finish (set by `kbo optimize` = --init + --iters), so that
+  /// `kbo worker` processes know when to stop. nullopt: none stored (workers then need --max-trials).
+  std::optional<int> budget;
+};
+
+// ---- (de)serialisation shared by every storage backend and the CLI ----
+nlohmann::json to_json(const StrategyConfig& c);
+/// Inverse of to_json; missing keys keep their defaults.
+StrategyConfig strategy_config_from_json(const nlohmann::json& j);
+nlohmann::json box_space_json(const Box& box);
+/// Rebuilds the space of a stored study (type "box"; InputError for types this build cannot build).
+std::shared_ptr<const Space> space_from_json(const nlohmann::json& j);
+/// One-line human description of a stored space, e.g. "box [0, 1] x [-5, 5]".
+std::string describe_space_json(const nlohmann::json& j);
+
+class Storage;
+
+/// Result of evaluating one trial: a finite value, or a failure reason.
+struct Evaluation {
+  std::optional<double> value;
+  std::string reason;
+  static Evaluation ok(double v) { return {v, {}}; }
+  static Evaluation failed(std::string why) { return {std::nullopt, std::move(why)}; }
+};
+using TrialObjective = std::function<Evaluation(const Trial& trial)>;
+
+/// Called after each finished trial (already committed): the trial, #finished, #requested, best so far.
+using ProgressFn = std::function<void(const Trial& trial, int finished, int total, const std::optional<Trial>& best)>;
+
+/// How Study::work coordinates with other workers on the same study.
+struct WorkOptions {
+  /// Stop when this many trials (counts_toward_budget) are finished; nullopt ⇒ the study's stored budget.
+  std::optional<int> budget;
+  /// Stop after evaluating this many trials in this call (0 = no limit). With neither a budget nor
+  /// max_trials, work() throws InputError (it would never stop).
+  int max_trials = 0;
+  /// A pending trial whose heartbeat is older than this many seconds is failed with kWorkerLost and its
+  /// point re-offered as a new trial (0 = never; trials of dead processes on this host are reaped anyway).
+  double stale_after = 0.0;
+  /// Seconds between heartbeats of the running trial (0 ⇒ stale_after / 4, at most 10 s; 1 s if no
+  /// stale_after). Heartbeats run on a background thread with their own storage connection.
+  double heartbeat_interval = 0.0;
+  /// Seconds between polls while the budget is taken by other workers' pending trials.
+  double poll_interval = 0.2;
+};
+
+class Study {
+ public:
+  /// Opens the study `wanted.name` or creates it. An existing study with a different space or
+  /// direction ⇒ InputError naming both. The stored strategy config is replaced by wanted.config.
+  /// A wanted.budget replaces the stored one; nullopt keeps it.
+  static Study create_or_open(std::shared_ptr<Storage> storage, const StudyRecord& wanted);
+  /// Opens an existing study; InputError listing the existing study names otherwise.
+  static Study open(std::shared_ptr<Storage> storage, const std::string& name);
+
+  const StudyRecord& record() const { return record_; }
+  const std::string& name() const { return record_.name; }
+  bool minimize() const { return record_.minimize; }
+  std::shared_ptr<const Space> space() const { return space_; }
+  StrategyConfig strategy_config() const { return strategy_config_from_json(record_.config); }
+  Storage& storage() const { return *storage_; }
+
+  /// Creates a pending trial at the strategy's suggestion. The storage serialises concurrent askers
+  /// (the suggestion is computed inside the write transaction), so they never share a trial and each
+  /// sees the others' pending points.
+  Trial ask(Strategy& strategy, const std::string& worker);
+  /// Completes a pending trial with a finite value (in the study's direction); InputError otherwise.
+  Trial tell(int trial_id, double value);
+  /// Marks a pending trial failed with a reason.
+  Trial fail(int trial_id, const std::string& reason);
+
+  /// Stores the study's budget (finished trials in all), as `kbo optimize` does, so that `kbo worker`
+  /// processes on the study know when to stop. InputError if budget < 0.
+  void set_budget(int budget);
+
+  std::vector<Trial> trials() const;
+  /// Best complete trial in the study's direction (lowest id among ties).
+  std::optional<Trial> best() const;
+  static std::optional<Trial> best_of(const std::vector<Trial>& trials, bool minimize);
+
+  /// The `kbo optimize --json` / `kbo show --json` object: study, direction, space, budget, best_value,
+  /// best_x, best_trial, n_trials, n_complete, n_failed, n_pending,
+  /// trials [{id, x, value, state, (reason), worker, created_at, (finished_at), (retry_of)}].
+  nlohmann::json to_json() const;
+
+  /// Runs ask → evaluate → tell until `n_total` trials are finished (complete or failed). First
+  /// re-evaluates pending trials abandoned by dead optimize processes on this host (kill -9), so a
+  /// re-run of the same command resumes the study. Each result is committed before `progress` runs.
+  void optimize(Strategy& strategy, const TrialObjective& objective, int n_total, const std::string& worker,
+                const ProgressFn& progress = {});
+
+  /// One worker's loop (what `kbo worker` and `kbo optimize` run), until the budget is met:
+  ///  1. reap: pending trials of lost workers (heartbeat older than stale_after, or a `worker@THIS_HOST:PID`
+  ///     whose process is gone) become failed kWorkerLost, each with a new pending, unowned trial at
+  ///     the same point (retry_of = its id) — all in one transaction;
+  ///  2. claim the lowest unowned pending trial, or a trial left pending by a dead `optimize@THIS_HOST`
+  ///     process (kill -9 resume: same id, same point);
+  ///  3. else ask a new trial — inside the ask transaction, only while fewer than `budget` trials count
+  ///     (finished or pending), so N workers never overshoot the budget;
+  ///  4. else, if pending trials with heartbeats remain (others' work that may still be lost), poll;
+  ///     otherwise stop.
+  /// The running trial heart-beats from a background thread. A result whose trial was meanwhile given
+  /// up as lost is dropped (a warning on stderr). Returns the ids this call evaluated.
+  std::vector<int> work(Strategy& strategy, const TrialObjective& objective, const std::string& worker,
+                        const WorkOptions& options, const ProgressFn& progress = {});
+
+  /// Strategy inputs from trials: completed points X and values y to MAXIMISE (negated when the
+  /// study minimises), and the points not to repeat (pending and failed trials).
+  static void strategy_data(const std::vector<Trial>& trials, bool minimize, Mat& X, Vec& y, Mat& avoid, int dim);
+
+ private:
+  Study(std::shared_ptr<Storage> storage, StudyRecord record);
+  std::shared_ptr<Storage> storage_;
+  StudyRecord record_;
+  std::shared_ptr<const Space> space_;
+};
+
+// ---- worker identities (for resuming after a crash) ----
+/// "<role>@<hostname>:<pid>".
+std::string worker_id(const std::string& role);
+/// True when `worker` names a process of `role` on this host that is no longer running.
+bool is_dead_local_worker(const std::string& worker, const std::string& role);
+
+}  // namespace kbo

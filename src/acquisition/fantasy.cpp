@@ -1,0 +1,51 @@
+// Fantasies for pending evaluations (see include/kbo/fantasy.hpp).
+#include "kbo/acquisition/fantasy.hpp"
+
+#include "kbo/core/error.hpp"
+
+namespace kbo {
+
+const char* fantasy_mode_names() {
+  return "kriging_believer, constant_liar_worst, constant_liar_mean, constant_liar_best, none";
+}
+
+FantasyMode parse_fantasy_mode(const std::string& name) {
+  if (name == "kriging_believer") return FantasyMode::KrigingBeliever;
+  if (name == "constant_liar_worst") return FantasyMode::LiarWorst;
+  if (name == "constant_liar_mean") return FantasyMode::LiarMean;
+  if (name == "constant_liar_best") return FantasyMode::LiarBest;
+  if (name == "none") return FantasyMode::None;
+  throw InputError("unknown fantasy '" + name + "' (allowed: " + fantasy_mode_names() + ")");
+}
+
+std::string to_string(FantasyMode mode) {
+  switch (mode) {
+    case FantasyMode::KrigingBeliever: return "kriging_believer";
+    case FantasyMode::LiarWorst: return "constant_liar_worst";
+    case FantasyMode::LiarMean: return "constant_liar_mean";
+    case FantasyMode::LiarBest: return "constant_liar_best";
+    case FantasyMode::None: return "none";
+  }
+  return "none";
+}
+
+Vec fantasy_values(const GP& gp, const Mat& pending, FantasyMode mode) {
+  if (mode == FantasyMode::None || pending.rows() == 0) return Vec(0);
+  if (pending.cols() != gp.input_dim())
+    throw InputError("fantasies: pending points have " + std::to_string(pending.cols()) + " coordinates, the model " +
+                     std::to_string(gp.input_dim()));
+  if (mode == FantasyMode::KrigingBeliever) return gp.predict(pending).mean;
+  const Vec& y = gp.y();
+  if (y.size() == 0) throw InputError("fantasies: a constant liar needs observed values");
+  const double lie = mode == FantasyMode::LiarWorst ? y.minCoeff() : mode == FantasyMode::LiarBest ? y.maxCoeff() : y.mean();
+  return Vec::Constant(pending.rows(), lie);
+}
+
+GP condition_on_pending(const GP& gp, const Mat& pending, FantasyMode mode) {
+  GP f(gp);
+  const Vec values = fantasy_values(gp, pending, mode);
+  for (Eigen::Index i = 0; i < values.size(); ++i) f.add_observation(pending.row(i).transpose(), values[i]);
+  return f;
+}
+
+}  // namespace kbo

@@ -1,0 +1,136 @@
+// In-process study storage (see include/kbo/storage/memory.hpp).
+#include "kbo/storage/memory.hpp"
+
+#include "kbo/core/error.hpp"
+
+namespace kbo {
+
+MemoryStorage::Entry& MemoryStorage::entry(const std::string& name) {
+  auto it = studies_.find(name);
+  if (it == studies_.end()) throw InputError("no study named '" + name + "' in memory storage");
+  return it->second;
+}
+
+StudyRecord MemoryStorage::create_study_if_absent(const StudyRecord& wanted) {
+  std::lock_guard lock(mutex_);
+  auto [it, inserted] = studies_.try_emplace(wanted.name);
+  if (inserted) {
+    it->second.record = wanted;
+    if (it->second.record.created_at == 0.0) it->second.record.created_at = unix_now();
+  }
+  return it->second.record;
+}
+
+std::optional<StudyRecord> MemoryStorage::load_study(const std::string& name) {
+  std::lock_guard lock(mutex_);
+  auto it = studies_.find(name);
+  if (it == studies_.end()) return std::nullopt;
+  return it->second.record;
+}
+
+std::vector<std::string> MemoryStorage::study_names() {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> names;
+  for (const auto& [name, e] : studies_) names.push_back(name);
+  return names;
+}
+
+void MemoryStorage::update_study_config(const std::string& name, const nlohmann::json& config) {
+  std::lock_guard lock(mutex_);
+  entry(name).record.config = config;
+}
+
+Trial MemoryStorage::ask(const std::string& study, const SuggestFn& suggest, const std::string& worker) {
+  std::lock_guard lock(mutex_);
+  Entry& e = entry(study);
+  const std::vector<Trial> snapshot = e.trials;
+  Trial t;
+  t.x = suggest(snapshot);
+  t.id = static_cast<int>(e.trials.size());
+  t.state = TrialState::Pending;
+  t.worker = worker;
+  t.created_at = unix_now();
+  e.trials.push_back(t);
+  return t;
+}
+
+std::optional<Trial> MemoryStorage::claim_pending(const std::string& study, const TrialPredicate& claimable,
+                                                  const std::string& worker) {
+  std::lock_guard lock(mutex_);
+  for (Trial& t : entry(study).trials) {
+    if (t.state == TrialState::Pending && claimable(t)) {
+      t.worker = worker;
+      t.heartbeat_at = unix_now();  // the new owner is alive: not stale before its first heartbeat
+      return t;
+    }
+  }
+  return std::nullopt;
+}
+
+Trial MemoryStorage::finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
+                            const std::string& reason) {
+  std::lock_guard lock(mutex_);
+  Entry& e = entry(study);
+  if (trial_id < 0 || trial_id >= static_cast<int>(e.trials.size()))
+    throw InputError("study '" + study + "' has no trial " + std::to_string(trial_id) + " (ids 0.." +
+                     std::to_string(static_cast<int>(e.trials.size()) - 1) + ")");
+  Trial& t = e.trials[trial_id];
+  if (t.state != TrialState::Pending)
+    throw InputError("trial " + std::to_string(trial_id) + " of study '" + study + "' is already " +
+                     to_string(t.state) + " (only pending trials can be told)");
+  t.state = state;
+  t.value = state == TrialState::Complete ? value : std::nullopt;
+  t.reason = state == TrialState::Failed ? reason : std::string();
+  t.finished_at = unix_now();
+  return t;
+}
+
+std::vector<Trial> MemoryStorage::trials(const std::string& study) {
+  std::lock_guard lock(mutex_);
+  return entry(study).trials;
+}
+
+}  // namespace kbo
+
+namespace kbo {
+
+void MemoryStorage::update_study_budget(const std::string& name, std::optional<int> budget) {
+  std::lock_guard lock(mutex_);
+  entry(name).record.budget = budget;
+}
+
+bool MemoryStorage::heartbeat(const std::string& study, int trial_id, const std::string& worker) {
+  std::lock_guard lock(mutex_);
+  auto& ts = entry(study).trials;
+  if (trial_id < 0 || trial_id >= static_cast<int>(ts.size())) return false;
+  Trial& t = ts[trial_id];
+  if (t.state != TrialState::Pending || t.worker != worker) return false;
+  t.heartbeat_at = unix_now();
+  return true;
+}
+
+std::vector<Trial> MemoryStorage::reap_lost(const std::string& study, double stale_after, double now,
+                                            const TrialPredicate& lost) {
+  std::lock_guard lock(mutex_);
+  auto& ts = entry(study).trials;
+  std::vector<Trial> retries;
+  const std::size_t n = ts.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    Trial& t = ts[i];
+    if (t.state != TrialState::Pending || t.heartbeat_at <= 0.0) continue;
+    if (!((stale_after > 0.0 && now - t.heartbeat_at > stale_after) || (lost && lost(t)))) continue;
+    t.state = TrialState::Failed;
+    t.reason = kWorkerLost;
+    t.finished_at = now;
+    Trial r;
+    r.id = static_cast<int>(ts.size());
+    r.x = t.x;
+    r.created_at = now;
+    r.retry_of = t.id;
+    ts.push_back(r);  // may reallocate: `t` is not used below
+    retries.push_back(r);
+  }
+  return retries;
+}
+
+}  // namespace kbo

@@ -1,0 +1,421 @@
+// PostgreSQL study storage (see include/kbo/storage/postgres.hpp).
+#include "kbo/storage/postgres.hpp"
+
+#include <libpq-fe.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+#include "kbo/core/error.hpp"
+
+namespace kbo {
+
+namespace {
+
+// The current schema (version kSchemaVersion = 2); same tables and meaning as the SQLite schema.
+// Points are JSON text (round-trip exact); values DOUBLE PRECISION, sent and read as 17-digit text.
+constexpr const char* kSchema = R"sql(
+CREATE TABLE studies(
+  id BIGSERIAL PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  direction TEXT NOT NULL CHECK(direction IN ('minimize', 'maximize')),
+  space TEXT NOT NULL,
+  config TEXT NOT NULL,
+  created_at DOUBLE PRECISION NOT NULL,
+  budget INTEGER);
+CREATE TABLE trials(
+  study_id BIGINT NOT NULL REFERENCES studies(id),
+  number INTEGER NOT NULL,
+  x TEXT NOT NULL,
+  value DOUBLE PRECISION,
+  state TEXT NOT NULL CHECK(state IN ('pending', 'complete', 'failed')),
+  reason TEXT NOT NULL DEFAULT '',
+  worker TEXT NOT NULL DEFAULT '',
+  created_at DOUBLE PRECISION NOT NULL,
+  finished_at DOUBLE PRECISION NOT NULL DEFAULT 0,
+  heartbeat_at DOUBLE PRECISION,
+  retry_of INTEGER,
+  PRIMARY KEY(study_id, number));
+INSERT INTO kbo_meta(key, value) VALUES('schema_version', '2');
+)sql";
+
+// kMigrations[v - 1] takes schema version v to v + 1 (version 1 = the SQLite v1 layout).
+constexpr const char* kMigrations[] = {
+    R"sql(
+ALTER TABLE studies ADD COLUMN budget INTEGER;
+ALTER TABLE trials ADD COLUMN heartbeat_at DOUBLE PRECISION;
+ALTER TABLE trials ADD COLUMN retry_of INTEGER;
+UPDATE kbo_meta SET value = '2' WHERE key = 'schema_version';
+)sql",
+};
+static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion - 1);
+
+// Key of the advisory lock that serialises schema creation/migration (any constant unique to kbo).
+constexpr const char* kSchemaLockKey = "7138250011";
+
+/// libpq messages span several lines; ours are one.
+std::string one_line(const char* msg) {
+  std::string out;
+  bool space = false;
+  for (const char* p = msg ? msg : ""; *p; ++p) {
+    if (*p == '\n' || *p == '\t' || *p == '\r' || *p == ' ') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += *p;
+  }
+  return out;
+}
+
+std::string fmt_double(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%.17g", v);
+  return buf;
+}
+
+Vec parse_x(const std::string& text) {
+  const auto j = nlohmann::json::parse(text);
+  Vec x(static_cast<Eigen::Index>(j.size()));
+  for (std::size_t i = 0; i < j.size(); ++i) x(static_cast<Eigen::Index>(i)) = j[i].get<double>();
+  return x;
+}
+
+std::string dump_x(const Vec& x) {
+  return nlohmann::json(std::vector<double>(x.data(), x.data() + x.size())).dump();
+}
+
+/// An owned PGresult.
+class Result {
+ public:
+  explicit Result(PGresult* r) : r_(r) {}
+  ~Result() { PQclear(r_); }
+  Result(Result&& o) noexcept : r_(o.r_) { o.r_ = nullptr; }
+  Result(const Result&) = delete;
+  Result& operator=(const Result&) = delete;
+  int rows() const { return PQntuples(r_); }
+  bool null(int row, int col) const { return PQgetisnull(r_, row, col) != 0; }
+  std::string text(int row, int col) const { return PQgetvalue(r_, row, col); }
+  double real(int row, int col) const { return std::strtod(PQgetvalue(r_, row, col), nullptr); }
+  long long integer(int row, int col) const { return std::strtoll(PQgetvalue(r_, row, col), nullptr, 10); }
+  int affected() const { return std::atoi(PQcmdTuples(r_)); }
+
+ private:
+  PGresult* r_;
+};
+
+using Param = std::optional<std::string>;  // nullopt = SQL NULL
+
+Result run(PGconn* conn, const std::string& url, const std::string& sql, const std::vector<Param>& params = {}) {
+  std::vector<const char*> values;
+  for (const auto& p : params) values.push_back(p ? p->c_str() : nullptr);
+  PGresult* r = params.empty() ? PQexec(conn, sql.c_str())
+                               : PQexecParams(conn, sql.c_str(), static_cast<int>(values.size()), nullptr,
+                                              values.data(), nullptr, nullptr, 0);
+  const auto status = PQresultStatus(r);
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    const std::string msg = one_line(r ? PQresultErrorMessage(r) : PQerrorMessage(conn));
+    PQclear(r);
+    throw std::runtime_error("postgresql storage '" + PostgresStorage::redact(url) + "': " + msg);
+  }
+  return Result(r);
+}
+
+Trial trial_from_row(const Result& r, int row) {
+  // Columns: number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of
+  Trial t;
+  t.id = static_cast<int>(r.integer(row, 0));
+  t.x = parse_x(r.text(row, 1));
+  if (!r.null(row, 2)) t.value = r.real(row, 2);
+  t.state = parse_trial_state(r.text(row, 3));
+  t.reason = r.text(row, 4);
+  t.worker = r.text(row, 5);
+  t.created_at = r.real(row, 6);
+  t.finished_at = r.real(row, 7);
+  t.heartbeat_at = r.null(row, 8) ? 0.0 : r.real(row, 8);
+  t.retry_of = r.null(row, 9) ? -1 : static_cast<int>(r.integer(row, 9));
+  return t;
+}
+
+constexpr const char* kTrialColumns =
+    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of";
+
+void ignore_notice(void*, const char*) {}  // "relation already exists, skipping" and the like
+
+}  // namespace
+
+/// BEGIN … COMMIT; rolled back if destroyed before commit(). Resets a broken connection first.
+class PostgresStorage::Txn {
+ public:
+  explicit Txn(PostgresStorage& s) : s_(s) {
+    if (PQstatus(s_.conn_) != CONNECTION_OK) PQreset(s_.conn_);
+    run(s_.conn_, s_.url_, "BEGIN");
+  }
+  ~Txn() {
+    if (!done_) PQclear(PQexec(s_.conn_, "ROLLBACK"));
+  }
+  void commit() {
+    run(s_.conn_, s_.url_, "COMMIT");
+    done_ = true;
+  }
+
+ private:
+  PostgresStorage& s_;
+  bool done_ = false;
+};
+
+std::string PostgresStorage::redact(const std::string& url) {
+  const auto scheme = url.find("://");
+  if (scheme == std::string::npos) return url;
+  const auto start = scheme + 3;
+  const auto slash = url.find('/', start);
+  const auto at = url.rfind('@', slash == std::string::npos ? std::string::npos : slash);
+  if (at == std::string::npos || at < start) return url;
+  const auto colon = url.find(':', start);
+  if (colon == std::string::npos || colon > at) return url;
+  return url.substr(0, colon + 1) + "***" + url.substr(at);
+}
+
+PostgresStorage::PostgresStorage(const std::string& url) : url_(url) {
+  const std::string shown = redact(url);
+  const std::string allowed = " (allowed: " + storage_url_forms() + ")";
+  // connect_timeout before dbname: a connect_timeout inside the URL (expanded from dbname) overrides it.
+  const char* keys[] = {"connect_timeout", "dbname", nullptr};
+  const char* values[] = {"10", url.c_str(), nullptr};
+  conn_ = PQconnectdbParams(keys, values, /*expand_dbname=*/1);
+  if (!conn_) throw InputError("storage '" + shown + "' cannot be opened: out of memory");
+  if (PQstatus(conn_) != CONNECTION_OK) {
+    const std::string msg = one_line(PQerrorMessage(conn_));
+    PQfinish(conn_);
+    conn_ = nullptr;
+    throw InputError("storage '" + shown + "' is unreachable (PostgreSQL: " + msg + ")" + allowed);
+  }
+  PQsetNoticeProcessor(conn_, ignore_notice, nullptr);
+  try {
+    Txn txn(*this);
+    run(conn_, url_, std::string("SELECT pg_advisory_xact_lock(") + kSchemaLockKey + ")");
+    run(conn_, url_, "CREATE TABLE IF NOT EXISTS kbo_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    const Result v = run(conn_, url_, "SELECT value FROM kbo_meta WHERE key = 'schema_version'");
+    if (v.rows() == 0) {
+      run(conn_, url_, kSchema);
+    } else {
+      const int version = std::atoi(v.text(0, 0).c_str());
+      check_schema_version(version, shown);
+      for (int k = version; k < kSchemaVersion; ++k) run(conn_, url_, kMigrations[k - 1]);
+    }
+    txn.commit();
+  } catch (const InputError&) {
+    PQfinish(conn_);
+    conn_ = nullptr;
+    throw;
+  } catch (const std::exception& e) {
+    PQfinish(conn_);
+    conn_ = nullptr;
+    throw InputError("storage '" + shown + "' is not a usable kbo PostgreSQL database: " + e.what());
+  }
+}
+
+PostgresStorage::~PostgresStorage() {
+  if (conn_) PQfinish(conn_);
+}
+
+std::string PostgresStorage::lock_study(const std::string& name) {
+  const Result r = run(conn_, url_, "SELECT id FROM studies WHERE name = $1 FOR UPDATE", {name});
+  if (r.rows() == 0) throw InputError("no study named '" + name + "' in " + redact(url_));
+  return r.text(0, 0);
+}
+
+std::vector<Trial> PostgresStorage::read_trials(const std::string& sid) {
+  const Result r = run(conn_, url_,
+                       std::string("SELECT ") + kTrialColumns + " FROM trials WHERE study_id = $1 ORDER BY number",
+                       {sid});
+  std::vector<Trial> out;
+  out.reserve(static_cast<std::size_t>(r.rows()));
+  for (int i = 0; i < r.rows(); ++i) out.push_back(trial_from_row(r, i));
+  return out;
+}
+
+std::optional<StudyRecord> PostgresStorage::load_study_unlocked(const std::string& name) {
+  const Result r = run(conn_, url_,
+                       "SELECT name, direction, space, config, created_at, budget FROM studies WHERE name = $1",
+                       {name});
+  if (r.rows() == 0) return std::nullopt;
+  StudyRecord s;
+  s.name = r.text(0, 0);
+  s.minimize = r.text(0, 1) == "minimize";
+  s.space = nlohmann::json::parse(r.text(0, 2));
+  s.config = nlohmann::json::parse(r.text(0, 3));
+  s.created_at = r.real(0, 4);
+  if (!r.null(0, 5)) s.budget = static_cast<int>(r.integer(0, 5));
+  return s;
+}
+
+StudyRecord PostgresStorage::create_study_if_absent(const StudyRecord& wanted) {
+  std::lock_guard lock(mutex_);
+  Txn txn(*this);
+  StudyRecord r = wanted;
+  if (r.created_at == 0.0) r.created_at = unix_now();
+  // ON CONFLICT: two workers creating the same study at once both succeed; the first one wins.
+  run(conn_, url_,
+      "INSERT INTO studies(name, direction, space, config, created_at, budget) VALUES($1, $2, $3, $4, $5, $6) "
+      "ON CONFLICT (name) DO NOTHING",
+      {r.name, std::string(r.minimize ? "minimize" : "maximize"), r.space.dump(), r.config.dump(),
+       fmt_double(r.created_at), r.budget ? Param(std::to_string(*r.budget)) : Param()});
+  auto stored = load_study_unlocked(r.name);
+  txn.commit();
+  return *stored;
+}
+
+std::optional<StudyRecord> PostgresStorage::load_study(const std::string& name) {
+  std::lock_guard lock(mutex_);
+  Txn txn(*this);
+  auto r = load_study_unlocked(name);
+  txn.commit();
+  return r;
+}
+
+std::vector<std::string> PostgresStorage::study_names() {
+  std::lock_guard lock(mutex_);
+  Txn txn(*this);
+  const Result r = run(conn_, url_, "SELECT name FROM studies ORDER BY name");
+  std::vector<std::string> names;
+  for (int i = 0; i < r.rows(); ++i) names.push_back(r.text(i, 0));
+  txn.commit();
+  return names;
+}
+
+void PostgresStorage::update_study_config(const std::string& name, const nlohmann::json& config) {
+  std::lock_guard lock(mutex_);
+  Txn txn(*this);
+  const std::string sid = lock_study(name);
+  run(conn_, url_, "UPDATE studies SET config = $1 WHERE id = $2", {config.dump(), sid});
+  txn.commit();
+}
+
+void PostgresStorage::update_study_budget(const std::string& name, std::optional<int> budget) {
+  std::lock_guard lock(mutex_);
+  Txn txn(*this);
+  const std::string sid = lock_study(name);
+  run(conn_, url_, "UPDATE studies SET budget = $1 WHERE id = $2",
+      {budget ? Param(std::to_string(*budget)) : Param(), sid});
+  txn.commit();
+}
+
+Trial PostgresStorage::ask(const std::string& study, const SuggestFn& suggest, const std::string& worker) {
+  std::lock_guard lock(mutex_);
+  Txn txn(*this);
+  const std::string sid = lock_study(study);  // held while the strategy computes: askers are serialised
+  const std::vector<Trial> snapshot = read_trials(sid);
+  Trial t;
+  t.x = suggest(snapshot);
+  t.id = static_cast<int>(snapshot.size());
+  t.worker = worker;
+  t.created_at = unix_now();
+  run(conn_, url_,
+      "INSERT INTO trials(study_id, number, x, value, state, worker, created_at) "
+      "VALUES($1, $2, $3, NULL, 'pending', $4, $5)",
+      {sid, std::to_string(t.id), dump_x(t.x), worker, fmt_double(t.created_at)});
+  txn.commit();
+  return t;
+}
+
+std::optional<Trial> PostgresStorage::claim_pending(const std::string& study, const TrialPredicate& claimable,
+                                                    const std::string& worker) {
+  std::lock_guard lock(mutex_);
+  Txn txn(*this);
+  const std::string sid = lock_study(study);
+  for (Trial t : read_trials(sid)) {
+    if (t.state != TrialState::Pending || !claimable(t)) continue;
+    t.worker = worker;
+    t.heartbeat_at = unix_now();
+    run(conn_, url_, "UPDATE trials SET worker = $1, heartbeat_at = $2 WHERE study_id = $3 AND number = $4",
+        {worker, fmt_double(t.heartbeat_at), sid, std::to_string(t.id)});
+    txn.commit();
+    return t;
+  }
+  txn.commit();
+  return std::nullopt;
+}
+
+Trial PostgresStorage::finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
+                              const std::string& reason) {
+  std::lock_guard lock(mutex_);
+  Txn txn(*this);
+  const std::string sid = lock_study(study);
+  const Result q = run(conn_, url_,
+                       std::string("SELECT ") + kTrialColumns + " FROM trials WHERE study_id = $1 AND number = $2",
+                       {sid, std::to_string(trial_id)});
+  if (q.rows() == 0) {
+    const Result c = run(conn_, url_, "SELECT COUNT(*) FROM trials WHERE study_id = $1", {sid});
+    throw InputError("study '" + study + "' has no trial " + std::to_string(trial_id) + " (ids 0.." +
+                     std::to_string(c.integer(0, 0) - 1) + ")");
+  }
+  Trial t = trial_from_row(q, 0);
+  if (t.state != TrialState::Pending)
+    throw InputError("trial " + std::to_string(trial_id) + " of study '" + study + "' is already " +
+                     to_string(t.state) + " (only pending trials can be told)");
+  t.state = state;
+  t.value = state == TrialState::Complete ? value : std::nullopt;
+  t.reason = state == TrialState::Failed ? reason : std::string();
+  t.finished_at = unix_now();
+  run(conn_, url_,
+      "UPDATE trials SET state = $1, value = $2, reason = $3, finished_at = $4 WHERE study_id = $5 AND number = $6",
+      {to_string(state), t.value ? Param(fmt_double(*t.value)) : Param(), t.reason, fmt_double(t.finished_at), sid,
+       std::to_string(trial_id)});
+  txn.commit();  // durable (synchronous_commit on by default) before the caller reports the result
+  return t;
+}
+
+bool PostgresStorage::heartbeat(const std::string& study, int trial_id, const std::string& worker) {
+  std::lock_guard lock(mutex_);
+  if (PQstatus(conn_) != CONNECTION_OK) PQreset(conn_);
+  // Autocommit, one statement, no study lock: it only waits for a writer of this very trial row.
+  const Result r = run(conn_, url_,
+                       "UPDATE trials SET heartbeat_at = $1 WHERE study_id = (SELECT id FROM studies WHERE name = $2) "
+                       "AND number = $3 AND state = 'pending' AND worker = $4",
+                       {fmt_double(unix_now()), study, std::to_string(trial_id), worker});
+  return r.affected() == 1;
+}
+
+std::vector<Trial> PostgresStorage::reap_lost(const std::string& study, double stale_after, double now,
+                                              const TrialPredicate& lost) {
+  std::lock_guard lock(mutex_);
+  Txn txn(*this);
+  const std::string sid = lock_study(study);
+  const auto ts = read_trials(sid);
+  std::vector<Trial> retries;
+  int next_id = static_cast<int>(ts.size());
+  for (const Trial& t : ts) {
+    if (t.state != TrialState::Pending || t.heartbeat_at <= 0.0) continue;
+    if (!((stale_after > 0.0 && now - t.heartbeat_at > stale_after) || (lost && lost(t)))) continue;
+    run(conn_, url_,
+        "UPDATE trials SET state = 'failed', reason = $1, finished_at = $2 WHERE study_id = $3 AND number = $4",
+        {std::string(kWorkerLost), fmt_double(now), sid, std::to_string(t.id)});
+    Trial r;
+    r.id = next_id++;
+    r.x = t.x;
+    r.created_at = now;
+    r.retry_of = t.id;
+    run(conn_, url_,
+        "INSERT INTO trials(study_id, number, x, value, state, worker, created_at, retry_of) "
+        "VALUES($1, $2, $3, NULL, 'pending', '', $4, $5)",
+        {sid, std::to_string(r.id), dump_x(r.x), fmt_double(now), std::to_string(t.id)});
+    retries.push_back(std::move(r));
+  }
+  txn.commit();
+  return retries;
+}
+
+std::vector<Trial> PostgresStorage::trials(const std::string& study) {
+  std::lock_guard lock(mutex_);
+  Txn txn(*this);
+  const Result s = run(conn_, url_, "SELECT id FROM studies WHERE name = $1", {study});
+  if (s.rows() == 0) throw InputError("no study named '" + study + "' in " + redact(url_));
+  auto out = read_trials(s.text(0, 0));  // one statement: one consistent snapshot of the trials
+  txn.commit();
+  return out;
+}
+
+}  // namespace kbo

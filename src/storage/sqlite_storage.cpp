@@ -1,0 +1,425 @@
+// SQLite study storage (see include/kbo/storage/sqlite.hpp).
+#include "kbo/storage/sqlite.hpp"
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <optional>
+
+#include "kbo/core/error.hpp"
+
+namespace kbo {
+
+namespace {
+
+// The current schema (version kSchemaVersion = 2). Points are JSON arrays (nlohmann writes doubles
+// with round-trip precision).
+constexpr const char* kSchema = R"sql(
+CREATE TABLE studies(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  direction TEXT NOT NULL CHECK(direction IN ('minimize', 'maximize')),
+  space TEXT NOT NULL,
+  config TEXT NOT NULL,
+  created_at REAL NOT NULL,
+  budget INTEGER);
+CREATE TABLE trials(
+  study_id INTEGER NOT NULL REFERENCES studies(id),
+  number INTEGER NOT NULL,
+  x TEXT NOT NULL,
+  value REAL,
+  state TEXT NOT NULL CHECK(state IN ('pending', 'complete', 'failed')),
+  reason TEXT NOT NULL DEFAULT '',
+  worker TEXT NOT NULL DEFAULT '',
+  created_at REAL NOT NULL,
+  finished_at REAL NOT NULL DEFAULT 0,
+  heartbeat_at REAL,
+  retry_of INTEGER,
+  PRIMARY KEY(study_id, number));
+INSERT INTO kbo_meta(key, value) VALUES('schema_version', '2');
+)sql";
+
+// Migrations: kMigrations[v - 1] takes schema version v to v + 1.
+constexpr const char* kMigrations[] = {
+    R"sql(
+ALTER TABLE studies ADD COLUMN budget INTEGER;
+ALTER TABLE trials ADD COLUMN heartbeat_at REAL;
+ALTER TABLE trials ADD COLUMN retry_of INTEGER;
+UPDATE kbo_meta SET value = '2' WHERE key = 'schema_version';
+)sql",
+};
+static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion - 1);
+
+[[noreturn]] void fail_db(sqlite3* db, const std::string& path, const std::string& what) {
+  throw std::runtime_error("sqlite storage '" + path + "': " + what + ": " + sqlite3_errmsg(db));
+}
+
+/// A prepared statement; finalised on destruction.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const std::string& path, const char* sql) : db_(db), path_(path) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) fail_db(db, path, "prepare");
+  }
+  ~Stmt() { sqlite3_finalize(stmt_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+
+  Stmt& bind(int i, const std::string& s) {
+    check(sqlite3_bind_text(stmt_, i, s.c_str(), static_cast<int>(s.size()), SQLITE_TRANSIENT));
+    return *this;
+  }
+  Stmt& bind(int i, double v) { check(sqlite3_bind_double(stmt_, i, v)); return *this; }
+  Stmt& bind(int i, std::int64_t v) { check(sqlite3_bind_int64(stmt_, i, v)); return *this; }
+  Stmt& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
+  Stmt& bind_null(int i) { check(sqlite3_bind_null(stmt_, i)); return *this; }
+
+  /// true while a row is available.
+  bool step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    fail_db(db_, path_, "step");
+  }
+  void run() { while (step()) {} }
+
+  std::string text(int col) const {
+    const auto* p = sqlite3_column_text(stmt_, col);
+    return p ? reinterpret_cast<const char*>(p) : "";
+  }
+  double real(int col) const { return sqlite3_column_double(stmt_, col); }
+  std::int64_t integer(int col) const { return sqlite3_column_int64(stmt_, col); }
+  bool is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+
+ private:
+  void check(int rc) {
+    if (rc != SQLITE_OK) fail_db(db_, path_, "bind");
+  }
+  sqlite3* db_;
+  const std::string& path_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+void exec(sqlite3* db, const std::string& path, const char* sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    throw std::runtime_error("sqlite storage '" + path + "': " + msg);
+  }
+}
+
+/// BEGIN IMMEDIATE … COMMIT; rolled back if destroyed before commit(). IMMEDIATE takes the write
+/// lock at the start, so two writers never interleave read-then-write sequences.
+class WriteTransaction {
+ public:
+  WriteTransaction(sqlite3* db, const std::string& path) : db_(db), path_(path) {
+    exec(db_, path_, "BEGIN IMMEDIATE");
+  }
+  ~WriteTransaction() {
+    if (!done_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+  void commit() {
+    exec(db_, path_, "COMMIT");
+    done_ = true;
+  }
+ private:
+  sqlite3* db_;
+  const std::string& path_;
+  bool done_ = false;
+};
+
+Vec parse_x(const std::string& text) {
+  const auto j = nlohmann::json::parse(text);
+  Vec x(static_cast<Eigen::Index>(j.size()));
+  for (std::size_t i = 0; i < j.size(); ++i) x(static_cast<Eigen::Index>(i)) = j[i].get<double>();
+  return x;
+}
+
+std::string dump_x(const Vec& x) {
+  return nlohmann::json(std::vector<double>(x.data(), x.data() + x.size())).dump();
+}
+
+}  // namespace
+
+SqliteStorage::SqliteStorage(const std::string& path, int busy_timeout_ms) : path_(path) {
+  const std::string url = "sqlite:" + path;
+  if (path.empty()) throw InputError("storage 'sqlite:' needs a file path (e.g. sqlite:study.db)");
+  namespace fs = std::filesystem;
+  const fs::path p(path);
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw InputError("storage '" + url + "' is unreachable: directory '" + dir.string() + "' does not exist");
+  if (fs::is_directory(p, ec)) throw InputError("storage '" + url + "' is a directory, not a file");
+  // WAL needs to create -wal/-shm files next to the database, so the directory must be writable.
+  if (access(dir.c_str(), W_OK) != 0)
+    throw InputError("storage '" + url + "' is not writable: directory '" + dir.string() + "' is read-only");
+  if (fs::exists(p, ec) && access(p.c_str(), W_OK) != 0)
+    throw InputError("storage '" + url + "' is not writable: the file is read-only");
+
+  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                      nullptr) != SQLITE_OK) {
+    const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw InputError("storage '" + url + "' cannot be opened: " + msg);
+  }
+  sqlite3_busy_timeout(db_, busy_timeout_ms);
+  try {
+    // journal_mode=WAL is persistent in the file; FULL sync makes every COMMIT durable.
+    {
+      Stmt wal(db_, path_, "PRAGMA journal_mode=WAL");
+      if (!wal.step() || wal.text(0) != "wal")
+        throw InputError("storage '" + url + "' cannot use WAL journaling (is it on a network file system?)");
+    }
+    exec(db_, path_, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;");
+    // Create or migrate the schema in one write transaction: concurrent openers wait for each other.
+    WriteTransaction txn(db_, path_);
+    exec(db_, path_, "CREATE TABLE IF NOT EXISTS kbo_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    std::optional<int> version;
+    {
+      Stmt q(db_, path_, "SELECT value FROM kbo_meta WHERE key = 'schema_version'");
+      if (q.step()) version = std::stoi(q.text(0));
+    }
+    if (!version) {
+      exec(db_, path_, kSchema);
+    } else {
+      check_schema_version(*version, url);
+      for (int v = *version; v < kSchemaVersion; ++v) exec(db_, path_, kMigrations[v - 1]);
+    }
+    txn.commit();
+  } catch (const InputError&) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
+  } catch (const std::exception& e) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw InputError("storage '" + url + "' is not a usable kbo SQLite database (" + e.what() + ")");
+  }
+}
+
+SqliteStorage::~SqliteStorage() {
+  if (db_) sqlite3_close(db_);
+}
+
+std::int64_t SqliteStorage::study_id(const std::string& name) {
+  Stmt q(db_, path_, "SELECT id FROM studies WHERE name = ?1");
+  q.bind(1, name);
+  if (!q.step()) throw InputError("no study named '" + name + "' in " + url());
+  return q.integer(0);
+}
+
+std::vector<Trial> SqliteStorage::read_trials(std::int64_t sid) {
+  Stmt q(db_, path_,
+         "SELECT number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of FROM trials "
+         "WHERE study_id = ?1 ORDER BY number");
+  q.bind(1, sid);
+  std::vector<Trial> out;
+  while (q.step()) {
+    Trial t;
+    t.id = static_cast<int>(q.integer(0));
+    t.x = parse_x(q.text(1));
+    if (!q.is_null(2)) t.value = q.real(2);
+    t.state = parse_trial_state(q.text(3));
+    t.reason = q.text(4);
+    t.worker = q.text(5);
+    t.created_at = q.real(6);
+    t.finished_at = q.real(7);
+    t.heartbeat_at = q.is_null(8) ? 0.0 : q.real(8);
+    t.retry_of = q.is_null(9) ? -1 : static_cast<int>(q.integer(9));
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+StudyRecord SqliteStorage::create_study_if_absent(const StudyRecord& wanted) {
+  WriteTransaction txn(db_, path_);
+  if (auto existing = load_study(wanted.name)) {
+    txn.commit();
+    return *existing;
+  }
+  StudyRecord r = wanted;
+  if (r.created_at == 0.0) r.created_at = unix_now();
+  Stmt ins(db_, path_,
+           "INSERT INTO studies(name, direction, space, config, created_at, budget) VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
+  ins.bind(1, r.name).bind(2, std::string(r.minimize ? "minimize" : "maximize"))
+      .bind(3, r.space.dump()).bind(4, r.config.dump()).bind(5, r.created_at);
+  if (r.budget) ins.bind(6, *r.budget); else ins.bind_null(6);
+  ins.run();
+  txn.commit();
+  return r;
+}
+
+std::optional<StudyRecord> SqliteStorage::load_study(const std::string& name) {
+  Stmt q(db_, path_, "SELECT name, direction, space, config, created_at, budget FROM studies WHERE name = ?1");
+  q.bind(1, name);
+  if (!q.step()) return std::nullopt;
+  StudyRecord r;
+  r.name = q.text(0);
+  r.minimize = q.text(1) == "minimize";
+  r.space = nlohmann::json::parse(q.text(2));
+  r.config = nlohmann::json::parse(q.text(3));
+  r.created_at = q.real(4);
+  if (!q.is_null(5)) r.budget = static_cast<int>(q.integer(5));
+  return r;
+}
+
+std::vector<std::string> SqliteStorage::study_names() {
+  Stmt q(db_, path_, "SELECT name FROM studies ORDER BY name");
+  std::vector<std::string> names;
+  while (q.step()) names.push_back(q.text(0));
+  return names;
+}
+
+void SqliteStorage::update_study_config(const std::string& name, const nlohmann::json& config) {
+  WriteTransaction txn(db_, path_);
+  const auto sid = study_id(name);
+  Stmt u(db_, path_, "UPDATE studies SET config = ?1 WHERE id = ?2");
+  u.bind(1, config.dump()).bind(2, sid);
+  u.run();
+  txn.commit();
+}
+
+Trial SqliteStorage::ask(const std::string& study, const SuggestFn& suggest, const std::string& worker) {
+  WriteTransaction txn(db_, path_);  // held while the strategy computes: askers are serialised
+  const auto sid = study_id(study);
+  const std::vector<Trial> snapshot = read_trials(sid);
+  Trial t;
+  t.x = suggest(snapshot);
+  t.id = static_cast<int>(snapshot.size());
+  t.state = TrialState::Pending;
+  t.worker = worker;
+  t.created_at = unix_now();
+  Stmt ins(db_, path_,
+           "INSERT INTO trials(study_id, number, x, value, state, worker, created_at) "
+           "VALUES(?1, ?2, ?3, NULL, 'pending', ?4, ?5)");
+  ins.bind(1, sid).bind(2, t.id).bind(3, dump_x(t.x)).bind(4, worker).bind(5, t.created_at);
+  ins.run();
+  txn.commit();
+  return t;
+}
+
+std::optional<Trial> SqliteStorage::claim_pending(const std::string& study, const TrialPredicate& claimable,
+                                                  const std::string& worker) {
+  WriteTransaction txn(db_, path_);
+  const auto sid = study_id(study);
+  for (Trial t : read_trials(sid)) {
+    if (t.state != TrialState::Pending || !claimable(t)) continue;
+    t.worker = worker;
+    t.heartbeat_at = unix_now();
+    Stmt u(db_, path_, "UPDATE trials SET worker = ?1, heartbeat_at = ?2 WHERE study_id = ?3 AND number = ?4");
+    u.bind(1, worker).bind(2, t.heartbeat_at).bind(3, sid).bind(4, t.id);
+    u.run();
+    txn.commit();
+    return t;
+  }
+  txn.commit();
+  return std::nullopt;
+}
+
+Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
+                            const std::string& reason) {
+  WriteTransaction txn(db_, path_);
+  const auto sid = study_id(study);
+  Trial t;
+  t.id = trial_id;
+  {
+    Stmt q(db_, path_, "SELECT x, state, worker, created_at FROM trials WHERE study_id = ?1 AND number = ?2");
+    q.bind(1, sid).bind(2, trial_id);
+    if (!q.step()) {
+      Stmt c(db_, path_, "SELECT COUNT(*) FROM trials WHERE study_id = ?1");
+      c.bind(1, sid);
+      c.step();
+      throw InputError("study '" + study + "' has no trial " + std::to_string(trial_id) + " (ids 0.." +
+                       std::to_string(c.integer(0) - 1) + ")");
+    }
+    t.x = parse_x(q.text(0));
+    t.state = parse_trial_state(q.text(1));
+    t.worker = q.text(2);
+    t.created_at = q.real(3);
+  }  // statement finalised before the UPDATE and COMMIT
+  if (t.state != TrialState::Pending)
+    throw InputError("trial " + std::to_string(trial_id) + " of study '" + study + "' is already " +
+                     to_string(t.state) + " (only pending trials can be told)");
+  t.state = state;
+  t.value = state == TrialState::Complete ? value : std::nullopt;
+  t.reason = state == TrialState::Failed ? reason : std::string();
+  t.finished_at = unix_now();
+  Stmt u(db_, path_,
+         "UPDATE trials SET state = ?1, value = ?2, reason = ?3, finished_at = ?4 "
+         "WHERE study_id = ?5 AND number = ?6");
+  u.bind(1, to_string(state));
+  if (t.value) u.bind(2, *t.value); else u.bind_null(2);
+  u.bind(3, t.reason).bind(4, t.finished_at).bind(5, sid).bind(6, trial_id);
+  u.run();
+  txn.commit();  // durable (synchronous=FULL) before the caller reports the result
+  return t;
+}
+
+void SqliteStorage::update_study_budget(const std::string& name, std::optional<int> budget) {
+  WriteTransaction txn(db_, path_);
+  const auto sid = study_id(name);
+  Stmt u(db_, path_, "UPDATE studies SET budget = ?1 WHERE id = ?2");
+  if (budget) u.bind(1, *budget); else u.bind_null(1);
+  u.bind(2, sid);
+  u.run();
+  txn.commit();
+}
+
+bool SqliteStorage::heartbeat(const std::string& study, int trial_id, const std::string& worker) {
+  // One autocommitted statement (SQLite serialises it with the other writers through the busy timeout).
+  Stmt u(db_, path_,
+         "UPDATE trials SET heartbeat_at = ?1 WHERE study_id = (SELECT id FROM studies WHERE name = ?2) "
+         "AND number = ?3 AND state = 'pending' AND worker = ?4");
+  u.bind(1, unix_now()).bind(2, study).bind(3, trial_id).bind(4, worker);
+  u.run();
+  return sqlite3_changes(db_) == 1;
+}
+
+std::vector<Trial> SqliteStorage::reap_lost(const std::string& study, double stale_after, double now,
+                                            const TrialPredicate& lost) {
+  WriteTransaction txn(db_, path_);
+  const auto sid = study_id(study);
+  const auto ts = read_trials(sid);
+  std::vector<Trial> retries;
+  int next_id = static_cast<int>(ts.size());
+  for (const Trial& t : ts) {
+    if (t.state != TrialState::Pending || t.heartbeat_at <= 0.0) continue;
+    if (!((stale_after > 0.0 && now - t.heartbeat_at > stale_after) || (lost && lost(t)))) continue;
+    Stmt u(db_, path_,
+           "UPDATE trials SET state = 'failed', reason = ?1, finished_at = ?2 WHERE study_id = ?3 AND number = ?4");
+    u.bind(1, std::string(kWorkerLost)).bind(2, now).bind(3, sid).bind(4, t.id);
+    u.run();
+    Trial r;
+    r.id = next_id++;
+    r.x = t.x;
+    r.created_at = now;
+    r.retry_of = t.id;
+    Stmt ins(db_, path_,
+             "INSERT INTO trials(study_id, number, x, value, state, worker, created_at, retry_of) "
+             "VALUES(?1, ?2, ?3, NULL, 'pending', '', ?4, ?5)");
+    ins.bind(1, sid).bind(2, r.id).bind(3, dump_x(r.x)).bind(4, now).bind(5, t.id);
+    ins.run();
+    retries.push_back(std::move(r));
+  }
+  txn.commit();
+  return retries;
+}
+
+std::vector<Trial> SqliteStorage::trials(const std::string& study) {
+  // A read transaction gives one consistent snapshot of the study.
+  exec(db_, path_, "BEGIN");
+  try {
+    auto out = read_trials(study_id(study));
+    exec(db_, path_, "COMMIT");
+    return out;
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+}  // namespace kbo

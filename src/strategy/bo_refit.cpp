@@ -1,0 +1,214 @@
+// BOStrategy's hyperparameter fit (include/kbo/bo_strategy.hpp): bounds, priors, starting points, the
+// multi-start MAP refit of one or more models in one thread pool, and HMC draws of θ.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <thread>
+#include <vector>
+
+#include "constant_mean_kernel.hpp"
+#include "kbo/strategy/bo_strategy.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/model/hmc.hpp"
+
+namespace kbo {
+
+void BOStrategy::fit_bounds(const GP& gp, Vec& lower, Vec& upper) const {
+  gp.default_bounds(lower, upper);
+  if (gp.learns_noise()) {
+    const Eigen::Index noise = lower.size() - 1;
+    lower[noise] = std::max(lower[noise], std::log(model_options_.noise_floor));
+    upper[noise] = std::min(upper[noise], std::log(model_options_.noise_cap));
+  }
+}
+
+std::vector<Prior> BOStrategy::map_priors(const GP& gp) const {
+  const BOModelOptions& mo = model_options_;
+  const auto names = gp.hyperparameter_names();
+  // MAP priors as densities of θ; by default BoTorch's SingleTaskGP priors: Gamma(3, 6) on lengthscales
+  // (inputs are on the unit cube), Gamma(2, 0.15) on the signal variance, Gamma(1.1, 0.05) on the noise
+  // variance (GP::default_priors names the same kinds; other parameters keep its priors).
+  std::vector<Prior> priors;
+  if (config_.map) {
+    priors = gp.default_priors();
+    for (std::size_t p = 0; p < priors.size(); ++p) {
+      if (p + 1 == priors.size()) {
+        priors[p] = Prior::gamma(mo.noise_prior_shape, mo.noise_prior_rate);
+      } else if (names[p].find("lengthscale") != std::string::npos) {
+        priors[p] = Prior::gamma(mo.lengthscale_prior_shape, mo.lengthscale_prior_rate);
+      } else if (names[p].find("variance") != std::string::npos || names[p].find("scale") != std::string::npos) {
+        priors[p] = Prior::gamma(mo.variance_prior_shape, mo.variance_prior_rate);
+      }
+      priors[p] = priors[p].value_density();
+    }
+  }
+  return priors;
+}
+
+std::vector<GP> BOStrategy::hmc_models(int trial_index) {
+  // Target: log p(θ | y) = LML(θ) + Σ log prior(θ_p) (the MAP objective), zero outside the fit bounds;
+  // only the fitted entries move (the noise stays put when it is not learned).
+  const BOModelOptions& mo = model_options_;
+  Vec lower, upper;
+  fit_bounds(*gp_, lower, upper);
+  const std::vector<Prior> priors = map_priors(*gp_);
+  const Vec full0 = gp_->hyperparameters();
+  const int P = static_cast<int>(full0.size());
+  const int d = gp_->learns_noise() ? P : P - 1;
+  auto logp = [&](const Vec& q, Vec* grad) -> double {
+    if ((q.array() < lower.head(d).array()).any() || (q.array() > upper.head(d).array()).any())
+      return -std::numeric_limits<double>::infinity();
+    Vec full = full0;
+    full.head(d) = q;
+    Vec g(P);
+    double v = gp_->log_marginal_likelihood_at(full, grad ? &g : nullptr);
+    if (grad) *grad = g.head(d);
+    for (int p = 0; p < d && p < static_cast<int>(priors.size()); ++p) {
+      double dp = 0.0;
+      v += priors[p].log_density(q[p], &dp);
+      if (grad) (*grad)[p] += dp;
+    }
+    return v;
+  };
+  Rng rng = make_rng(trial_seed(config_.seed ^ 0x4D3CULL, trial_index));
+  const HmcResult r = hmc_sample_carried(logp, full0.head(d), mo.hmc_warmup, mo.hmc_samples, mo.hmc_leapfrog, hmc_, rng);
+  std::vector<GP> models;
+  const int rows = static_cast<int>(r.samples.rows());
+  const int keep = std::min(mo.hmc_keep, rows);
+  for (int k = 0; k < keep; ++k) {
+    const int row = rows - 1 - static_cast<int>(static_cast<long>(k) * rows / keep);  // evenly spaced from the end
+    Vec full = full0;
+    full.head(d) = r.samples.row(row).transpose();
+    GP m(*gp_);
+    try {
+      m.set_hyperparameters(full);
+      models.push_back(std::move(m));
+    } catch (const NumericalError&) {
+      // a draw whose factorisation fails is skipped
+    }
+  }
+  return models;
+}
+
+std::vector<Vec> BOStrategy::fit_starts(const GP& gp, const Vec& lower, const Vec& upper, int trial_index) const {
+  // The previous fit (warm start), the fixed start if configured, and config.fit_restarts random draws.
+  const Vec theta0 = gp.hyperparameters();
+  const auto names = gp.hyperparameter_names();
+  const BOModelOptions& mo = model_options_;
+  const Eigen::Index noise = lower.size() - 1;
+  std::vector<Vec> starts;
+  if (mo.warm_start) starts.push_back(theta0.cwiseMax(lower).cwiseMin(upper));
+  if (mo.fixed_start_lengthscale > 0.0) {
+    Vec t = theta0;
+    for (Eigen::Index p = 0; p < t.size(); ++p) {
+      if (p == noise) {
+        if (gp.learns_noise()) t[p] = std::log(mo.fixed_start_noise);
+      } else if (names[p].find("lengthscale") != std::string::npos) {
+        t[p] = std::log(mo.fixed_start_lengthscale);
+      } else {
+        t[p] = 0.0;  // signal variance 1 of the standardised targets
+      }
+    }
+    starts.push_back(t.cwiseMax(lower).cwiseMin(upper));
+  }
+  Rng rng = make_rng(trial_seed(config_.seed ^ 0xF17ULL, trial_index));
+  std::uniform_real_distribution<double> unif(0.0, 1.0);
+  const int restarts = starts.empty() ? std::max(1, config_.fit_restarts) : config_.fit_restarts;
+  for (int r = 0; r < restarts; ++r) {
+    Vec t = theta0;
+    for (Eigen::Index p = 0; p < t.size(); ++p) {
+      double lo, hi;
+      if (p == t.size() - 1) {
+        if (!gp.learns_noise()) continue;
+        lo = std::log(mo.noise_floor), hi = std::log(mo.restart_noise_max);  // standardised noise variance
+      } else if (names[p].find("lengthscale") != std::string::npos) {
+        lo = std::log(mo.restart_lengthscale_min), hi = std::log(mo.restart_lengthscale_max);  // unit cube
+      } else {
+        lo = theta0[p] - std::log(10.0), hi = theta0[p] + std::log(10.0);
+      }
+      t[p] = std::clamp(lo + (hi - lo) * unif(rng), lower[p], upper[p]);
+    }
+    starts.push_back(t);
+  }
+  return starts;
+}
+
+std::vector<double> BOStrategy::refit(const std::vector<std::optional<GP>*>& models, int trial_index) {
+  // Each (model, start) pair is one capped L-BFGS run on its own copy of the GP. All runs of all models
+  // share one thread pool (they are independent and the refit dominates the cost of an iteration); per
+  // model the best objective wins — ties by start order, so the result does not depend on thread timing.
+  struct Plan {
+    Vec lower, upper;
+    std::vector<Vec> starts;
+    std::vector<Prior> priors;
+  };
+  struct Job {
+    std::size_t model;
+    std::size_t start;
+  };
+  const BOModelOptions& mo = model_options_;
+  std::vector<Plan> plans(models.size());
+  std::vector<Job> jobs;
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    const GP& gp = **models[m];
+    fit_bounds(gp, plans[m].lower, plans[m].upper);
+    plans[m].starts = fit_starts(gp, plans[m].lower, plans[m].upper, trial_index);
+    plans[m].priors = map_priors(gp);
+    for (std::size_t r = 0; r < plans[m].starts.size(); ++r) jobs.push_back({m, r});
+  }
+
+  const int runs = static_cast<int>(jobs.size());
+  std::vector<std::optional<GP>> fitted(runs);
+  std::vector<double> objective(runs, -std::numeric_limits<double>::infinity());
+  auto run = [&](int j) {
+    const Plan& plan = plans[jobs[j].model];
+    const GP& gp = **models[jobs[j].model];
+    const std::size_t r = jobs[j].start;
+    try {
+      FitOptions fit;
+      fit.restarts = 0;
+      fit.max_evaluations = mo.fit_evaluations;
+      fit.map = config_.map;
+      fit.priors = plan.priors;
+      fit.lower = plan.lower;
+      fit.upper = plan.upper;
+      if (const Kernel* surrogate = gp.kernel().fit_surrogate()) {
+        // Fit θ on the surrogate kernel (same parameter layout), then use it in the model's kernel.
+        GP s(with_constant_mean(surrogate->clone(), gls_mean_variance()), gp.noise_variance(), gp.normalizes(),
+             gp.learns_noise());
+        s.set_data(gp.X(), gp.y());
+        s.set_hyperparameters(plan.starts[r]);
+        objective[j] = s.fit(fit);
+        GP g(gp);
+        g.set_hyperparameters(s.hyperparameters());
+        fitted[j].emplace(std::move(g));
+        return;
+      }
+      GP g(gp);
+      if (!(mo.warm_start && r == 0)) g.set_hyperparameters(plan.starts[r]);  // gp already holds the warm start
+      objective[j] = g.fit(fit);
+      fitted[j].emplace(std::move(g));
+    } catch (const NumericalError&) {
+      // a start in a numerically hopeless region: the other runs decide
+    }
+  };
+  const int threads = std::max(1, std::min<int>(runs, static_cast<int>(std::thread::hardware_concurrency())));
+  std::vector<std::thread> pool;
+  for (int w = 1; w < threads; ++w)
+    pool.emplace_back([&, w] { for (int j = w; j < runs; j += threads) run(j); });
+  for (int j = 0; j < runs; j += threads) run(j);
+  for (auto& t : pool) t.join();
+
+  std::vector<double> best_objective(models.size());
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    int best = -1;
+    for (int j = 0; j < runs; ++j)
+      if (jobs[j].model == m && fitted[j] && (best < 0 || objective[j] > objective[best])) best = j;
+    if (best < 0) throw NumericalError("GP hyperparameter fit failed from every start");
+    *models[m] = std::move(fitted[best]);
+    best_objective[m] = objective[best];
+  }
+  return best_objective;
+}
+
+}  // namespace kbo

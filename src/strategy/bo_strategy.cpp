@@ -1,0 +1,252 @@
+// Standard GP-BO step and random search (see include/kbo/bo_strategy.hpp).
+#include "kbo/strategy/bo_strategy.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "constant_mean_kernel.hpp"
+#include "kbo/acquisition/acquisition.hpp"
+#include "kbo/strategy/targets.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/acquisition/fantasy.hpp"
+#include "kbo/model/kernels/stationary.hpp"
+
+namespace kbo {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Initial lengthscale on the unit cube: the mode of the default Gamma(3, 6) lengthscale prior.
+constexpr double kInitialLengthscale = 1.0 / 3.0;
+
+// A suggestion this close (unit-cube Euclidean distance) to a pending/evaluated point is a repeat.
+constexpr double kRepeatTolerance = 1e-9;
+
+double min_distance(const Vec& u, const Mat& rows) {
+  double best = std::numeric_limits<double>::infinity();
+  for (Eigen::Index i = 0; i < rows.rows(); ++i) best = std::min(best, (rows.row(i).transpose() - u).norm());
+  return best;
+}
+
+}  // namespace
+
+std::uint64_t trial_seed(std::uint64_t seed, int trial_index) {
+  // splitmix64 finaliser over (seed, index): neighbouring indices give unrelated streams.
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (static_cast<std::uint64_t>(trial_index) + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// ---------------------------------------------------------------- UnitCubeSpace
+
+UnitCubeSpace::UnitCubeSpace(std::shared_ptr<const Space> original)
+    : original_(std::move(original)), unit_(Box::unit(original_->dim())) {}
+
+Mat UnitCubeSpace::sample(int n, SamplingMethod method, Rng& rng) const {
+  return rows_to_unit(original_->sample(n, method, rng));
+}
+
+void UnitCubeSpace::canonicalize(Vec& u) const {
+  Vec x = from_unit(u);
+  original_->canonicalize(x);
+  u = unit_.clamp(to_unit(x));
+}
+
+std::string UnitCubeSpace::describe() const { return "unit cube of " + original_->describe(); }
+
+Mat UnitCubeSpace::rows_to_unit(const Mat& X) const {
+  Mat U(X.rows(), X.cols());
+  for (Eigen::Index i = 0; i < X.rows(); ++i) U.row(i) = to_unit(X.row(i).transpose()).transpose();
+  return U;
+}
+
+// ---------------------------------------------------------------- BOStrategy
+
+BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space, KernelPtr kernel)
+    : config_(std::move(config)), space_(std::move(space)) {
+  if (!space_) throw InputError("BOStrategy: no search space");
+  if (config_.n_init < 1) throw InputError("--init must be >= 1 (got " + std::to_string(config_.n_init) + ")");
+  if (config_.fit_restarts < 0) throw InputError("fit_restarts must be >= 0");
+  if (!(config_.beta >= 0.0) || !std::isfinite(config_.beta))
+    throw InputError("--beta must be a finite number >= 0 (got " + std::to_string(config_.beta) + ")");
+  if (config_.acquisition != "ucb" && config_.acquisition != "ei" && config_.acquisition != "pi")
+    throw InputError("unknown acquisition '" + config_.acquisition + "' (allowed: ucb, ei, pi)");
+  if (config_.beta_schedule != "constant" && config_.beta_schedule != "srinivas" &&
+      config_.beta_schedule != "chowdhury")
+    throw InputError("unknown beta schedule '" + config_.beta_schedule +
+                     "' (allowed: constant, srinivas, chowdhury)");
+  fantasy_ = parse_fantasy_mode(config_.fantasy);
+  model_options_ = BOModelOptions::from_json(config_.module_options.value("bo", nlohmann::json()));
+  unit_ = std::make_shared<UnitCubeSpace>(space_);
+  if (!kernel) kernel = make_stationary(config_.kernel, space_->dim(), config_.ard, kInitialLengthscale, 1.0);
+  // The alternative kernel competes only with a plain stationary kernel of another type, with the same
+  // ARD setting: invariant and set kernels carry structure that a stationary one would throw away.
+  const auto* stationary = dynamic_cast<const StationaryKernel*>(kernel.get());
+  const std::string& alt = model_options_.alt_kernel;
+  if (stationary && alt != "none" && parse_stationary_type(alt) != stationary->type()) {
+    alt_kernel_ = with_constant_mean(make_stationary(alt, space_->dim(), stationary->ard(), kInitialLengthscale, 1.0),
+                                     gls_mean_variance());
+  }
+  kernel_ = with_constant_mean(std::move(kernel), gls_mean_variance());
+  Rng rng = make_rng(config_.seed);
+  design_ = unit_->sample(config_.n_init, config_.init_method, rng);
+}
+
+double BOStrategy::gls_mean_variance() const {
+  return model_options_.prior_mean == "gls" ? model_options_.constant_mean_variance : 0.0;
+}
+
+bool BOStrategy::gp_standardizes() const {
+  return model_options_.prior_mean == "gls" || model_options_.prior_mean == "sample";
+}
+
+Vec BOStrategy::model_targets(const Vec& y) const {
+  const BOModelOptions& mo = model_options_;
+  Vec z = warp_targets(y, mo.output_warp);
+  if (gp_standardizes()) return z;  // the GP standardises about the sample mean (plus the GLS term)
+  // A fixed prior mean (a zero-mean GP on z − level): the worst value seen (De Ath et al. 2020) or a quantile.
+  return standardize_about(z, quantile_of(z, mo.prior_mean == "worst" ? 0.0 : mo.mean_quantile));
+}
+
+GP BOStrategy::new_model(KernelPtr kernel) const {
+  return GP(std::move(kernel), config_.fixed_noise.value_or(1e-3), /*normalize=*/gp_standardizes(),
+            /*learn_noise=*/!config_.fixed_noise.has_value());
+}
+
+std::string BOStrategy::name() const { return "gpucb"; }
+nlohmann::json BOStrategy::last_info() const { return info_; }
+const GP* BOStrategy::model() const { return gp_ ? &*gp_ : nullptr; }
+
+Vec BOStrategy::random_point(int trial_index) const {
+  Rng rng = make_rng(trial_seed(config_.seed, trial_index));
+  return unit_->sample(1, SamplingMethod::Uniform, rng).row(0).transpose();
+}
+
+std::unique_ptr<Acquisition> BOStrategy::make_acquisition(const GP& gp, const Vec& y, int n_observed) const {
+  if (config_.acquisition == "ei") return std::make_unique<LogExpectedImprovement>(gp, y.maxCoeff());
+  if (config_.acquisition == "pi") return std::make_unique<LogProbabilityOfImprovement>(gp, y.maxCoeff());
+  double beta = config_.beta;
+  if (config_.beta_schedule == "srinivas") {
+    beta = beta_srinivas(n_observed + 1, space_->dim());
+  } else if (config_.beta_schedule == "chowdhury") {
+    // B: RKHS-norm bound of the standardised objective (module_options.rkhs_bound, default 1);
+    // R: the fitted noise standard deviation in standardised units.
+    const double B = config_.module_options.value("rkhs_bound", 1.0);
+    beta = beta_chowdhury(B, std::sqrt(gp.noise_variance()), gp.information_gain());
+  }
+  return std::make_unique<UpperConfidenceBound>(gp, beta);
+}
+
+Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) {
+  const int D = space_->dim();
+  if (X.rows() != y.size() || (X.rows() > 0 && X.cols() != D) || (pending.rows() > 0 && pending.cols() != D))
+    throw InputError("BOStrategy::suggest: data does not match the space dimension " + std::to_string(D));
+  info_ = nlohmann::json::object();
+  info_["trial_index"] = trial_index;
+
+  Vec u;
+  if (trial_index < config_.n_init) {
+    info_["phase"] = "init";
+    u = design_.row(trial_index).transpose();
+  } else if (X.rows() < 2) {
+    info_["phase"] = "random";  // too few completed trials to fit a model (initial points failed)
+    u = random_point(trial_index);
+  } else {
+    info_["phase"] = "bo";
+    const Mat U = unit_->rows_to_unit(X);
+    const auto t0 = Clock::now();
+    if (!gp_) gp_.emplace(new_model(kernel_->clone()));
+    const Vec yt = model_targets(y);  // the GP's targets; acquisitions see the same units
+    gp_->set_data(U, yt);  // warm start: keeps the previous fit's hyperparameters
+    double objective;
+    if (alt_kernel_) {
+      // Kernel smoothness by evidence: the alternative kernel's model is refitted too (warm-started from
+      // its own previous fit) and the better MAP objective wins; the loser stays as the alternative.
+      if (!gp_alt_) gp_alt_.emplace(new_model(alt_kernel_->clone()));
+      gp_alt_->set_data(U, yt);
+      const std::vector<double> obj = refit({&gp_, &gp_alt_}, trial_index);
+      objective = obj[0];
+      if (obj[1] > obj[0]) std::swap(gp_, gp_alt_), objective = obj[1];
+    } else {
+      objective = refit({&gp_}, trial_index)[0];
+    }
+    const double fit_seconds = seconds_since(t0);
+
+    // Pending points enter as fantasies (config.fantasy) on a copy of the fitted model: same θ and
+    // normalisation, the factor extended by one row/column per point (no refit).
+    const Mat Pu = pending.rows() > 0 ? unit_->rows_to_unit(pending) : Mat(0, D);
+    const GP* model = &*gp_;
+    std::optional<GP> fantasy;
+    if (Pu.rows() > 0 && fantasy_ != FantasyMode::None) {
+      fantasy.emplace(condition_on_pending(*gp_, Pu, fantasy_));
+      model = &*fantasy;
+    }
+
+    const auto t1 = Clock::now();
+    std::unique_ptr<Acquisition> acq;
+    std::vector<GP> draws;  // must outlive acq
+    if (model_options_.hmc_max_n > 0 && X.rows() <= model_options_.hmc_max_n && config_.acquisition == "ucb") {
+      draws = hmc_models(trial_index);
+      if (Pu.rows() > 0 && fantasy_ != FantasyMode::None)
+        for (auto& m : draws) m = condition_on_pending(m, Pu, fantasy_);
+    }
+    if (!draws.empty()) {
+      std::vector<std::unique_ptr<Acquisition>> parts;
+      for (const GP& m : draws) parts.push_back(make_acquisition(m, yt, static_cast<int>(X.rows())));
+      acq = std::make_unique<AveragedAcquisition>(std::move(parts));
+      info_["hmc_draws"] = draws.size();
+      info_["hmc_step"] = hmc_.step_size;
+    } else {
+      acq = make_acquisition(*model, yt, static_cast<int>(X.rows()));
+    }
+    AcqOptimizerOptions opt = config_.acq_optimizer;
+    opt.seed = trial_seed(config_.seed ^ 0xACCULL, trial_index);
+    Eigen::Index best = 0;
+    y.maxCoeff(&best);
+    const Mat incumbent = U.row(best);
+    OptResult res = maximize_acquisition(*acq, *unit_, opt, incumbent);
+    u = res.x;
+
+    const Vec theta = gp_->hyperparameters();
+    info_["theta"] = std::vector<double>(theta.data(), theta.data() + theta.size());
+    info_["theta_names"] = gp_->hyperparameter_names();
+    info_["kernel"] = gp_->kernel().describe();
+    info_["fit_objective"] = objective;
+    info_["acq_value"] = res.value;
+    if (auto* ucb = dynamic_cast<const UpperConfidenceBound*>(acq.get())) info_["beta"] = ucb->beta();
+    info_["fit_seconds"] = fit_seconds;
+    info_["acq_seconds"] = seconds_since(t1);
+    info_["n_fantasies"] = fantasy ? pending.rows() : 0;
+    if (fantasy) info_["fantasy"] = to_string(fantasy_);
+
+    if (!u.allFinite() || min_distance(u, Pu) < kRepeatTolerance || min_distance(u, U) < kRepeatTolerance) {
+      info_["repeat_replaced_by_random"] = true;
+      u = random_point(trial_index);
+    }
+  }
+  Vec x = space_->bounds().clamp(unit_->from_unit(u));
+  space_->canonicalize(x);
+  return x;
+}
+
+// ---------------------------------------------------------------- RandomStrategy
+
+RandomStrategy::RandomStrategy(StrategyConfig config, std::shared_ptr<const Space> space)
+    : config_(std::move(config)), space_(std::move(space)) {
+  if (!space_) throw InputError("RandomStrategy: no search space");
+}
+
+Vec RandomStrategy::suggest(const Mat& /*X*/, const Vec& /*y*/, const Mat& /*pending*/, int trial_index) {
+  Rng rng = make_rng(trial_seed(config_.seed, trial_index));
+  return space_->sample(1, SamplingMethod::Uniform, rng).row(0).transpose();
+}
+
+}  // namespace kbo

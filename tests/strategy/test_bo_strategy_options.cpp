@@ -1,0 +1,252 @@
+// BOModelOptions (StrategyConfig::module_options["bo"]): parsing, validation, and that each knob reaches
+// the fit; plus `kbo bench bo`'s variant switches (--seeds lists, --bo KEY=VALUE) end to end.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "kbo/strategy/bo_strategy.hpp"
+#include "kbo/core/error.hpp"
+#include "kbo/model/kernels/stationary.hpp"
+#include "kbo/optimize/problems.hpp"
+
+using namespace kbo;
+namespace fs = std::filesystem;
+
+namespace {
+
+// n points of pure noise on [0,1]^2: no structure, so an unconstrained fit puts most of the variance
+// into the noise term.
+void noise_data(int n, Mat& X, Vec& y) {
+  Rng rng = make_rng(11);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  X = BoxSpace(Box::unit(2)).sample(n, SamplingMethod::Uniform, rng);
+  y.resize(n);
+  for (int i = 0; i < n; ++i) y(i) = normal(rng);
+}
+
+StrategyConfig with_bo(const nlohmann::json& bo) {
+  StrategyConfig c;
+  c.seed = 4;
+  c.module_options["bo"] = bo;
+  return c;
+}
+
+double fitted_noise(const nlohmann::json& bo) {
+  Mat X;
+  Vec y;
+  noise_data(30, X, y);
+  BOStrategy s(with_bo(bo), std::make_shared<BoxSpace>(Box::unit(2)));
+  s.suggest(X, y, Mat(0, 2), 30);
+  return s.model()->noise_variance();
+}
+
+int run_kbo(const std::string& args) {
+  const int status = std::system((std::string(KBO_BINARY) + " " + args + " >/dev/null 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST(BOModelOptions, DefaultsRoundTripAndMissingKeyIsDefault) {
+  const BOModelOptions d;
+  EXPECT_EQ(BOModelOptions::from_json(nlohmann::json()).to_json(), d.to_json());
+  EXPECT_EQ(BOModelOptions::from_json(nlohmann::json::object()).to_json(), d.to_json());
+  EXPECT_EQ(BOModelOptions::from_json(d.to_json()).to_json(), d.to_json());
+  const auto o = BOModelOptions::from_json({{"noise_cap", 0.5}, {"fixed_start_lengthscale", 1.0}, {"warm_start", false}});
+  EXPECT_EQ(o.noise_cap, 0.5);
+  EXPECT_EQ(o.fixed_start_lengthscale, 1.0);
+  EXPECT_FALSE(o.warm_start);
+  EXPECT_EQ(o.noise_floor, d.noise_floor);
+  EXPECT_EQ(o.restart_noise_max, 0.5);  // default 0.5, within the cap
+  EXPECT_EQ(BOModelOptions::from_json({{"noise_cap", 0.25}}).restart_noise_max, 0.25);  // clipped to the cap
+  EXPECT_THROW(BOModelOptions::from_json({{"noise_cap", 0.25}, {"restart_noise_max", 0.5}}), InputError);
+  // A strategy built without module_options["bo"] uses the defaults.
+  BOStrategy s(StrategyConfig{}, std::make_shared<BoxSpace>(Box::unit(2)));
+  EXPECT_EQ(s.model_options().to_json(), d.to_json());
+}
+
+TEST(BOModelOptions, BadKeysAndValuesAreInputErrors) {
+  EXPECT_THROW(BOModelOptions::from_json({{"noise_flor", 1e-4}}), InputError);  // typo: unknown key
+  EXPECT_THROW(BOModelOptions::from_json(nlohmann::json::array()), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"noise_floor", "small"}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"noise_floor", 0.0}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"noise_cap", 1e-7}}), InputError);  // below the floor
+  EXPECT_THROW(BOModelOptions::from_json({{"noise_cap", 2.0}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"restart_lengthscale_min", 2.0}, {"restart_lengthscale_max", 1.0}}),
+               InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"lengthscale_prior_rate", -1.0}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"warm_start", 1}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"fit_evaluations", 0}}), InputError);
+  EXPECT_THROW(BOStrategy(with_bo({{"bogus", 1}}), std::make_shared<BoxSpace>(Box::unit(2))), InputError);
+  try {
+    BOModelOptions::from_json({{"bogus", 1}});
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("noise_cap"), std::string::npos) << "the message lists the allowed keys";
+  }
+}
+
+TEST(BOModelOptions, NoiseBoundsBindTheFit) {
+  // On pure noise the default fit explains most of the variance as noise (> 0.3 of the standardised
+  // variance); with noise_cap = 0.05 the fitted noise is at most the cap, and with a floor of 0.5 at
+  // least the floor: the bounds reach the optimiser (the uncapped value shows the cap is binding).
+  const double free_noise = fitted_noise(nlohmann::json::object());
+  EXPECT_GT(free_noise, 0.3);
+  EXPECT_LE(fitted_noise({{"noise_cap", 0.05}, {"restart_noise_max", 0.05}}), 0.05 * (1 + 1e-9));
+  EXPECT_GE(fitted_noise({{"noise_floor", 0.5}, {"restart_noise_max", 0.9}}), 0.5 * (1 - 1e-9));
+}
+
+TEST(BOModelOptions, FixedStartWithoutOtherStartsIsWhereTheFitStarts) {
+  // Only the fixed start (no warm start, no random restarts) and one objective evaluation: the fit
+  // cannot move, so the model's lengthscales are exactly the fixed start's.
+  Mat X;
+  Vec y;
+  noise_data(12, X, y);
+  StrategyConfig c = with_bo({{"fixed_start_lengthscale", 0.7}, {"fixed_start_noise", 0.01}, {"warm_start", false},
+                              {"fit_evaluations", 1}});
+  c.fit_restarts = 0;
+  BOStrategy s(c, std::make_shared<BoxSpace>(Box::unit(2)));
+  s.suggest(X, y, Mat(0, 2), 12);
+  const Vec theta = s.model()->hyperparameters();
+  ASSERT_EQ(theta.size(), 4);  // 2 lengthscales, variance, noise
+  EXPECT_NEAR(theta[0], std::log(0.7), 1e-12);
+  EXPECT_NEAR(theta[1], std::log(0.7), 1e-12);
+  EXPECT_NEAR(theta[2], 0.0, 1e-12);
+  EXPECT_NEAR(theta[3], std::log(0.01), 1e-12);
+}
+
+TEST(BOModelOptions, PriorMeanChoosesHowTheGpSeesTheTargets) {
+  Mat X;
+  Vec y;
+  noise_data(8, X, y);
+  const double sd = std::sqrt((y.array() - y.mean()).square().sum() / 7.0);
+  // Default "worst": a zero-mean GP (no standardisation, no constant term) on (y − min y) / std(y).
+  BOStrategy worst(StrategyConfig{}, std::make_shared<BoxSpace>(Box::unit(2)));
+  worst.suggest(X, y, Mat(0, 2), 8);
+  EXPECT_FALSE(worst.model()->normalizes());
+  EXPECT_EQ(worst.model()->kernel().describe().find("constant mean"), std::string::npos);
+  for (int i = 0; i < 8; ++i) EXPECT_NEAR(worst.model()->y()[i], (y[i] - y.minCoeff()) / sd, 1e-12);
+  // "quantile" 1: the prior mean is the best value seen, so every target is ≤ 0.
+  BOStrategy top(with_bo({{"prior_mean", "quantile"}, {"mean_quantile", 1.0}}), std::make_shared<BoxSpace>(Box::unit(2)));
+  top.suggest(X, y, Mat(0, 2), 8);
+  EXPECT_NEAR(top.model()->y().maxCoeff(), 0.0, 1e-15);
+  // "gls": the standardising GP with the kernel + c term; "sample": standardising, no term.
+  BOStrategy gls(with_bo({{"prior_mean", "gls"}}), std::make_shared<BoxSpace>(Box::unit(2)));
+  gls.suggest(X, y, Mat(0, 2), 8);
+  EXPECT_TRUE(gls.model()->normalizes());
+  EXPECT_NE(gls.model()->kernel().describe().find("constant mean"), std::string::npos);
+  BOStrategy sample(with_bo({{"prior_mean", "sample"}}), std::make_shared<BoxSpace>(Box::unit(2)));
+  sample.suggest(X, y, Mat(0, 2), 8);
+  EXPECT_TRUE(sample.model()->normalizes());
+  EXPECT_EQ(sample.model()->kernel().describe().find("constant mean"), std::string::npos);
+  EXPECT_THROW(BOModelOptions::from_json({{"prior_mean", "best"}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"mean_quantile", 1.5}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"output_warp", "sqrt"}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"alt_kernel", "matern72"}}), InputError);
+}
+
+TEST(BOModelOptions, ConstantObjectiveValuesStillGiveASuggestion) {
+  // A constant objective: the worst-seen prior mean makes every target exactly 0, which has no scale of
+  // its own; the fit must still work (it once failed from every start: the raw-target bounds collapsed).
+  auto space = std::make_shared<BoxSpace>(Box::unit(3));
+  Rng rng = make_rng(1);
+  const Mat X = space->sample(4, SamplingMethod::Uniform, rng);
+  for (const char* mean : {"worst", "quantile", "gls", "sample"}) {
+    BOStrategy s(with_bo({{"prior_mean", mean}}), space);
+    for (int n : {2, 4}) {
+      const Vec x = s.suggest(X.topRows(n), Vec::Constant(n, 3.5), Mat(0, 3), 10 + n);  // past the design
+      EXPECT_TRUE(space->bounds().contains(x)) << mean << " n=" << n;
+      EXPECT_EQ(s.last_info()["phase"], "bo");
+    }
+  }
+}
+
+TEST(BOModelOptions, AlternativeKernelIsKeptOnlyWhenItsFitObjectiveIsHigher) {
+  // Independent truth: the same strategy with each kernel alone (alt_kernel none). The two-kernel
+  // strategy must report the larger of the two fit objectives and that kernel, on a smooth objective
+  // (a draw from an RBF GP) and a rough one (a draw from a Matérn-1/2 GP: continuous, nowhere
+  // differentiable); each single-kernel run fits from the same starts.
+  auto space = std::make_shared<BoxSpace>(Box::unit(2));
+  Rng rng = make_rng(3);
+  const int n = 60;
+  const Mat X = space->sample(n, SamplingMethod::Uniform, rng);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  Vec e(n);
+  for (int i = 0; i < n; ++i) e[i] = normal(rng);
+  auto gp_draw = [&](const std::string& kernel) {
+    Mat K = make_stationary(kernel, 2, false, 0.3, 1.0)->gram(X);
+    K.diagonal().array() += 1e-8;
+    return Vec(Eigen::LLT<Mat>(K).matrixL() * e);
+  };
+  auto objective_of = [&](const std::string& kernel, const std::string& alt, const Vec& y, std::string* chosen) {
+    StrategyConfig c = with_bo({{"alt_kernel", alt}});
+    c.kernel = kernel;
+    BOStrategy s(c, space);
+    s.suggest(X, y, Mat(0, 2), n);
+    if (chosen) *chosen = s.last_info()["kernel"].get<std::string>();
+    return s.last_info()["fit_objective"].get<double>();
+  };
+  std::vector<std::string> picked;
+  for (int rough = 0; rough < 2; ++rough) {
+    const Vec y = gp_draw(rough ? "matern12" : "rbf");
+    const double m52 = objective_of("matern52", "none", y, nullptr);
+    const double m32 = objective_of("matern32", "none", y, nullptr);
+    std::string chosen;
+    const double both = objective_of("matern52", "matern32", y, &chosen);
+    EXPECT_DOUBLE_EQ(both, std::max(m52, m32));
+    EXPECT_EQ(chosen.rfind(m32 > m52 ? "matern32" : "matern52", 0), 0u) << chosen;
+    picked.push_back(chosen.substr(0, 8));
+  }
+  // The evidence separates the two cases: the smooth draw keeps 5/2, the rough one picks 3/2.
+  EXPECT_EQ(picked[0], "matern52");
+  EXPECT_EQ(picked[1], "matern32");
+}
+
+TEST(BenchBoCli, SeedListsAndVariantOptionsReachTheJson) {
+  const fs::path dir = fs::temp_directory_path() / ("kbo_bench_bo_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  ASSERT_EQ(run_kbo("bench bo --only quality --problems branin --methods gpucb --seeds 7,9-10 --init 3 --iters 2 "
+                    "--bo noise_cap=0.5 --fit-restarts 1 --trace --out " + dir.string()),
+            0);
+  std::ifstream in(dir / "quality.json");
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["seeds"], nlohmann::json({7, 9, 10}));
+  EXPECT_EQ(j["methods"], nlohmann::json({"gpucb"}));
+  EXPECT_EQ(j["gpucb_config"]["bo"]["noise_cap"], 0.5);
+  EXPECT_EQ(j["gpucb_config"]["fit_restarts"], 1);
+  const auto& m = j["problems"]["branin"]["gpucb"];
+  EXPECT_EQ(m["final"].size(), 3u);
+  EXPECT_EQ(m["curves"][0].size(), 5u);     // 3 initial + 2 iterations
+  EXPECT_EQ(m["trace"][0].size(), 2u);      // one entry per BO iteration
+  EXPECT_FALSE(j["problems"]["branin"].contains("random"));
+  fs::remove_all(dir);
+  // Bad seed lists and unknown variant options: exit code 2, before any run.
+  EXPECT_EQ(run_kbo("bench bo --only quality --seeds 5-3 --out " + dir.string()), 2);
+  EXPECT_EQ(run_kbo("bench bo --only quality --seeds 1,,2 --out " + dir.string()), 2);
+  EXPECT_EQ(run_kbo("bench bo --only quality --seeds x --out " + dir.string()), 2);
+  EXPECT_EQ(run_kbo("bench bo --only quality --bo nosuchkey=1 --out " + dir.string()), 2);
+  EXPECT_EQ(run_kbo("bench bo --only quality --bo noise_cap --out " + dir.string()), 2);
+  EXPECT_FALSE(fs::exists(dir / "quality.json"));
+}
+
+TEST(BOModelOptions, HmcMarginalisedUcbWhileDataAreFew) {
+  // hmc_max_n = 12: with 12 observations the UCB averages hmc_keep = 4 HMC draws (reported in
+  // last_info), with 13 it is the MAP model's; both give a point in the box.
+  Mat X;
+  Vec y;
+  noise_data(13, X, y);
+  auto space = std::make_shared<BoxSpace>(Box::unit(2));
+  StrategyConfig c = with_bo({{"hmc_max_n", 12}, {"hmc_warmup", 60}, {"hmc_samples", 20}, {"hmc_keep", 4}});
+  BOStrategy s(c, space);
+  const Vec a = s.suggest(X.topRows(12), y.head(12), Mat(0, 2), 12);
+  EXPECT_TRUE(space->bounds().contains(a));
+  EXPECT_EQ(s.last_info()["hmc_draws"], 4);
+  const Vec b = s.suggest(X, y, Mat(0, 2), 13);
+  EXPECT_TRUE(space->bounds().contains(b));
+  EXPECT_FALSE(s.last_info().contains("hmc_draws"));
+  EXPECT_THROW(BOModelOptions::from_json({{"hmc_keep", 50}, {"hmc_samples", 40}}), InputError);
+}

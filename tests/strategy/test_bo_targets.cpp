@@ -1,0 +1,56 @@
+// Target warps and standardisation of BOStrategy (kbo/bo_targets.hpp) against closed forms.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "kbo/strategy/targets.hpp"
+#include "kbo/core/error.hpp"
+
+using namespace kbo;
+
+TEST(BOTargets, NormalQuantileInvertsTheNormalCdf) {
+  // Known values: Φ⁻¹(0.5) = 0, Φ⁻¹(0.975) = 1.959963984540054, Φ⁻¹(0.001) = −3.090232306167814.
+  EXPECT_NEAR(normal_quantile(0.5), 0.0, 1e-14);
+  EXPECT_NEAR(normal_quantile(0.975), 1.959963984540054, 1e-12);
+  EXPECT_NEAR(normal_quantile(0.001), -3.090232306167814, 1e-12);
+  for (double p : {1e-10, 0.2, 0.7, 1 - 1e-9}) EXPECT_NEAR(0.5 * std::erfc(-normal_quantile(p) / std::sqrt(2.0)), p, 1e-14 + 1e-12 * p);
+  EXPECT_THROW(normal_quantile(0.0), InputError);
+  EXPECT_THROW(normal_quantile(1.0), InputError);
+}
+
+TEST(BOTargets, QuantileInterpolatesOrderStatistics) {
+  const Vec v{{4.0, -1.0, 2.0, 10.0}};  // sorted: −1, 2, 4, 10
+  EXPECT_EQ(quantile_of(v, 0.0), -1.0);
+  EXPECT_EQ(quantile_of(v, 1.0), 10.0);
+  EXPECT_DOUBLE_EQ(quantile_of(v, 0.5), 3.0);        // halfway between 2 and 4
+  EXPECT_DOUBLE_EQ(quantile_of(v, 1.0 / 3.0), 2.0);  // the second order statistic
+  EXPECT_THROW(quantile_of(Vec(0), 0.5), InputError);
+  EXPECT_THROW(quantile_of(v, 1.5), InputError);
+}
+
+TEST(BOTargets, StandardizeAboutShiftsByTheLevelAndScalesByTheStd) {
+  const Vec y{{1.0, 2.0, 4.0}};  // mean 7/3, sample variance 7/3
+  const Vec z = standardize_about(y, 1.0);
+  const double s = std::sqrt(7.0 / 3.0);
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(z[i], (y[i] - 1.0) / s, 1e-15);
+  EXPECT_EQ(standardize_about(Vec::Constant(3, 5.0), 5.0), Vec::Zero(3));  // constant: scale 1
+  EXPECT_EQ(standardize_about(Vec{{2.0}}, 0.0)[0], 2.0);
+}
+
+TEST(BOTargets, WarpsAreMonotoneAndCopulaGivesNormalScores) {
+  const Vec y{{3.0, -1.0, 7.0, 3.0, 0.5}};
+  EXPECT_EQ(warp_targets(y, "none"), y);
+  const Vec c = warp_targets(y, "copula");
+  // Mid-ranks / n: −1 → 0.1, 0.5 → 0.3, 3 (tied twice) → 0.6, 7 → 0.9.
+  EXPECT_NEAR(c[1], normal_quantile(0.1), 1e-15);
+  EXPECT_NEAR(c[4], normal_quantile(0.3), 1e-15);
+  EXPECT_EQ(c[0], c[3]);
+  EXPECT_NEAR(c[0], normal_quantile(0.6), 1e-15);
+  EXPECT_NEAR(c[2], normal_quantile(0.9), 1e-15);
+  const Vec l = warp_targets(y, "log");
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j)
+      if (y[i] < y[j]) EXPECT_LT(l[i], l[j]);
+  EXPECT_NEAR(l[2], -std::log(1e-3 * 8.0), 1e-12);  // the best value: −log(offset), offset = 1e-3 · range
+  EXPECT_THROW(warp_targets(y, "sqrt"), InputError);
+}
