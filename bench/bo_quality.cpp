@@ -9,7 +9,7 @@
 #include "kbo/strategy/bo_strategy.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/optimize/problems.hpp"
-#include "kbo/strategy/factory.hpp"
+#include "kbo/strategy/registry.hpp"
 #include "report.hpp"
 
 namespace kbo::bench {

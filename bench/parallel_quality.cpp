@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "kbo/optimize/problems.hpp"
-#include "kbo/strategy/factory.hpp"
+#include "kbo/strategy/registry.hpp"
 #include "parallel_bench.hpp"
 #include "report.hpp"
 
@@ -17,7 +17,7 @@ std::vector<double> run_one(const Problem& p, const ParallelOptions& o, int q, s
   StrategyConfig c;
   c.seed = seed;
   c.n_init = o.n_init;
-  c.fantasy = o.fantasy;
+  c.fantasy = parse_fantasy_mode(o.fantasy);
   auto space = std::make_shared<BoxSpace>(p.bounds);
   auto s = make_strategy(c, space);
   const int D = space->dim();

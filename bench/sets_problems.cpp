@@ -125,7 +125,7 @@ std::unique_ptr<Strategy> make_set_method(const std::string& method, const SetPr
   }
   auto space = std::make_shared<SetSpace>(problem.m, problem.element_box, SetOrder::FirstCoordinate);
   if (method == "set") {
-    c.set_kernel = "full";
+    c.set_kernel = SetKernelType::Full;
     c.set_L = problem.m;
     return std::make_unique<BOStrategy>(
         c, space, make_set_kernel("matern52", problem.m, problem.d, c.ard, "full", 0, c.seed));
@@ -137,7 +137,7 @@ std::unique_ptr<Strategy> make_set_method(const std::string& method, const SetPr
     } catch (...) {
       throw InputError("set method '" + method + "': expected approx-L with an integer L");
     }
-    c.set_kernel = "approx";
+    c.set_kernel = SetKernelType::Approx;
     c.set_L = L;
     return std::make_unique<BOStrategy>(
         c, space, make_set_kernel("matern52", problem.m, problem.d, c.ard, "approx", L, c.seed));

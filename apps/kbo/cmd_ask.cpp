@@ -3,7 +3,7 @@
 
 #include "command.hpp"
 #include "kbo/storage/storage.hpp"
-#include "kbo/strategy/factory.hpp"
+#include "kbo/strategy/registry.hpp"
 #include "study_options.hpp"
 
 namespace kbo::cli {
@@ -33,9 +33,7 @@ int run_ask(int argc, char** argv) {
     base.strategy = existing.strategy_config();
     base.minimize = existing.minimize();
     o = parser.resolve(base);
-    wanted = existing.record();
-    wanted.config = to_json(o.strategy);
-    wanted.minimize = o.minimize;
+    wanted = make_study_record(o, existing.record().space);
   }
   Study study = Study::create_or_open(storage, wanted);
   auto strategy = make_strategy(study.strategy_config(), study.space());

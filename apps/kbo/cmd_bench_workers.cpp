@@ -14,8 +14,9 @@
 #include "kbo/optimize/problems.hpp"
 #include "kbo/core/random.hpp"
 #include "kbo/storage/storage.hpp"
+#include "kbo/study/study.hpp"
 #include "kbo/study/worker_processes.hpp"
-#include "kbo/strategy/factory.hpp"
+#include "kbo/strategy/registry.hpp"
 #include "report.hpp"
 
 namespace kbo::cli {

@@ -11,7 +11,7 @@
 #include "kbo/study/objective.hpp"
 #include "kbo/storage/storage.hpp"
 #include "kbo/study/worker_processes.hpp"
-#include "kbo/strategy/factory.hpp"
+#include "kbo/strategy/registry.hpp"
 #include "study_options.hpp"
 
 namespace kbo::cli {

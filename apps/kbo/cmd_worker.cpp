@@ -5,8 +5,9 @@
 #include "kbo/study/objective.hpp"
 #include "kbo/optimize/problems.hpp"
 #include "kbo/storage/storage.hpp"
+#include "kbo/study/study.hpp"
 #include "kbo/study/worker_processes.hpp"
-#include "kbo/strategy/factory.hpp"
+#include "kbo/strategy/registry.hpp"
 
 namespace kbo::cli {
 namespace {

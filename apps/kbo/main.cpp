@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/core/linalg.hpp"
+#include "kbo/modules.hpp"
 
 namespace kbo::cli {
 std::map<std::string, CommandInfo>& registry() {
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
   // threads only spin against them; large fits raise the count themselves (GP::fit). The environment
   // variable, when set, wins.
   if (!std::getenv("OPENBLAS_NUM_THREADS")) kbo::set_blas_threads(1);
+  kbo::register_builtin_modules();
 
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     print_usage(argc < 2 ? std::cerr : std::cout);

@@ -23,7 +23,7 @@ import numpy as np
 from . import _kbo
 from . import kernels, kfo  # noqa: F401  (public submodules)
 from ._kbo import GP, InputError, NumericalError, Problem, Trial, problem, problem_names
-from ._util import bounds_text, direction_args, option_args, storage_url
+from ._util import bounds_pairs, storage_url
 
 __version__ = "0.1.0"
 
@@ -88,19 +88,26 @@ class Study:
 
     def __init__(self, storage: Any = None, name: str = "default", bounds: Any = None, *,
                  direction: Optional[str] = None, problem: Union[str, Problem, None] = None, **options: Any):
-        args = ["--storage=" + storage_url(storage), "--study=" + str(name)]
+        kwargs: Dict[str, Any] = dict(storage=storage_url(storage), study=str(name))
         if bounds is not None and problem is not None:
             raise ValueError("give bounds or problem, not both (a problem has its own bounds)")
         if bounds is not None:
-            args.append("--bounds=" + bounds_text(bounds))
+            kwargs["bounds"] = bounds_pairs(bounds)
         elif isinstance(problem, Problem):
-            args += ["--problem=" + problem.name, f"--dim={problem.dim}"]
+            kwargs.update(problem=problem.name, dim=problem.dim)
         elif problem is not None:
-            args.append("--problem=" + str(problem))
+            kwargs["problem"] = str(problem)
         elif storage is None and "config" not in options:
             raise ValueError("an in-memory study (storage=None) needs bounds=... or problem=...")
-        args += direction_args(direction) + option_args(options)
-        self._s = _kbo._Study(args)
+        if direction is not None:
+            if direction not in ("minimize", "maximize"):
+                raise ValueError(f"direction must be 'minimize' or 'maximize' (got {direction!r})")
+            kwargs[direction] = True
+        for key in ("storage", "study", "bounds", "problem", "dim", "minimize", "maximize"):
+            if key in options:
+                raise TypeError(f"unexpected keyword '{key}' (use the Study argument for it)")
+        kwargs.update(options)
+        self._s = _kbo._Study(kwargs)
 
     # ---- identity ----
     @property
@@ -197,13 +204,8 @@ def _trial_id(trial: Union[Trial, int]) -> int:
     raise ValueError(f"trial must be a kbo.Trial or a trial id (got {type(trial).__name__})")
 
 
-_DEFAULTS = dict(kernel="matern52", acq="ucb", init=5, iters=50, seed=0, invariant_kernel="max", strategy="gpucb")  # after the "standard" alias
-
-
-def _run(direction: str, f: Callable[[np.ndarray], float], bounds: Any, kernel: str, acq: str, init: int,
-         iters: int, seed: int, storage: Any, study: Optional[str], invariance: Optional[str],
-         invariant_kernel: str, space: Optional[str], strategy: str, callback: Optional[Callback],
-         options: Dict[str, Any]) -> Result:
+def _run(direction: str, f: Callable[[np.ndarray], float], bounds: Any, iters: Optional[int], storage: Any,
+         study: Optional[str], callback: Optional[Callback], options: Dict[str, Any]) -> Result:
     if not callable(f):
         raise ValueError("f must be callable: f(x: numpy array of shape (D,)) -> float")
     problem_arg = None
@@ -211,47 +213,39 @@ def _run(direction: str, f: Callable[[np.ndarray], float], bounds: Any, kernel: 
         if not isinstance(f, Problem):
             raise ValueError("bounds are needed: a (D, 2) array of [lower, upper] rows (or pass a kbo.Problem as f)")
         problem_arg = f
-    # "standard" (issue 8's name for the plain GP-BO step) is the CLI's "gpucb".
-    strategy = "gpucb" if strategy == "standard" else strategy
-    named = dict(kernel=kernel, acq=acq, init=init, iters=iters, seed=seed, invariance=invariance,
-                 invariant_kernel=invariant_kernel, space=space, strategy=strategy)
-    if "config" in options:
-        # As the CLI: a TOML config file sets what no flag overrides, so defaults are not passed as flags.
-        named = {k: v for k, v in named.items() if v != _DEFAULTS.get(k)}
+    # Only what the caller gave goes to the study: an option given explicitly that the strategy does not use
+    # is an error, so defaults are never passed (they are the library's).
     s = Study(storage, "default" if study is None else study, bounds, direction=direction, problem=problem_arg,
-              **named, **options)
+              iters=iters, **options)
     # As `kbo optimize`: run until init + iters trials are finished (a re-run on the same storage resumes).
     return s.optimize(f, n_total=s._s.n_init + s._s.iters, callback=callback)
 
 
-def minimize(f: Callable[[np.ndarray], float], bounds: Any = None, *, kernel: str = "matern52", acq: str = "ucb",
-             init: int = 5, iters: int = 50, seed: int = 0, storage: Any = None, study: Optional[str] = None,
-             invariance: Optional[str] = None, invariant_kernel: str = "max", space: Optional[str] = None,
-             strategy: str = "standard", callback: Optional[Callback] = None, **options: Any) -> Result:
-    """Minimises f over the box `bounds` with Bayesian optimisation: init Sobol points, then iters BO steps.
+def minimize(f: Callable[[np.ndarray], float], bounds: Any = None, *, iters: Optional[int] = None,
+             storage: Any = None, study: Optional[str] = None, callback: Optional[Callback] = None,
+             **options: Any) -> Result:
+    """Minimises f over the box `bounds` with Bayesian optimisation: init Sobol points, then iters BO steps
+    (default 5 + 50).
 
     f: callable taking a 1-d float array of length D, returning a number (a kbo.Problem works too, and
     then bounds may be omitted). bounds: (D, 2) array-like of [lower, upper] rows (space="set": the box of
-    ONE element, with set_size=M; points are then flat arrays of M * d). kernel: rbf | matern12 | matern32 |
-    matern52. acq: ucb | ei | pi. strategy: standard (= gpucb) | agpucb | random. invariance: the group f is invariant
-    under (permutation, signflip, cyclic, ...; None = none), invariant_kernel: max | average. storage:
-    None (memory) or "sqlite:PATH" with study=NAME: persisted and shared with the CLI; re-running resumes.
-    callback(trial, finished, total, best) after every trial. Any other `kbo optimize` option by keyword
-    (beta=4.0, beta_schedule="constant", fit_restarts=2, init_method="sobol", acq_optimizer="multistart",
-    ard=True, set_kernel="full", set_L=0, options={...}, config="study.toml").
+    ONE element, with set_size=M; points are then flat arrays of M * d). storage: None (memory) or
+    "sqlite:PATH" with study=NAME: persisted and shared with the CLI; re-running resumes. callback(trial,
+    finished, total, best) after every trial. Options by keyword, with the CLI's names ('_' for '-'):
+    strategy (gpucb | agpucb | random), kernel (rbf | matern12 | matern32 | matern52), acq (ucb | ei | pi),
+    init, seed, beta, beta_schedule, fit_restarts, init_method, acq_optimizer, ard, fantasy, invariance,
+    invariant_kernel, space ("box" | "set"), set_size, set_kernel, set_L, options={...}, config="study.toml".
+    An unknown keyword is a TypeError; an option the chosen strategy does not use is a kbo.InputError.
 
     The same options and seed give the same trials as `kbo optimize`. Returns a kbo.Result."""
-    return _run("minimize", f, bounds, kernel, acq, init, iters, seed, storage, study, invariance, invariant_kernel,
-                space, strategy, callback, options)
+    return _run("minimize", f, bounds, iters, storage, study, callback, options)
 
 
-def maximize(f: Callable[[np.ndarray], float], bounds: Any = None, *, kernel: str = "matern52", acq: str = "ucb",
-             init: int = 5, iters: int = 50, seed: int = 0, storage: Any = None, study: Optional[str] = None,
-             invariance: Optional[str] = None, invariant_kernel: str = "max", space: Optional[str] = None,
-             strategy: str = "standard", callback: Optional[Callback] = None, **options: Any) -> Result:
+def maximize(f: Callable[[np.ndarray], float], bounds: Any = None, *, iters: Optional[int] = None,
+             storage: Any = None, study: Optional[str] = None, callback: Optional[Callback] = None,
+             **options: Any) -> Result:
     """As kbo.minimize, maximising f (`kbo optimize --maximize`)."""
-    return _run("maximize", f, bounds, kernel, acq, init, iters, seed, storage, study, invariance, invariant_kernel,
-                space, strategy, callback, options)
+    return _run("maximize", f, bounds, iters, storage, study, callback, options)
 
 
 __all__ = ["minimize", "maximize", "Study", "Result", "Trial", "GP", "Problem", "problem", "problem_names",

@@ -1,6 +1,6 @@
-// kbo._kbo._Study: studies built from the CLI's own option table (apps/kbo/study_options.cpp) and strategy
-// factory (make_strategy), so a Python study and `kbo optimize/ask/tell/show` with the same options are the
-// same study and make the same suggestions. kbo/__init__.py turns keyword arguments into the option list.
+// kbo._kbo._Study: studies built from the library's option table (kbo/study/options.hpp) with typed values
+// (never argv text) and the strategy registry, so a Python study and `kbo optimize/ask/tell/show` with the
+// same options are the same study and make the same suggestions.
 #include <mutex>
 
 #include <pybind11/stl.h>
@@ -8,7 +8,8 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "kbo/storage/storage.hpp"
-#include "kbo/strategy/factory.hpp"
+#include "kbo/strategy/registry.hpp"
+#include "kbo/study/options.hpp"
 #include "kbo/study/study.hpp"
 #include "study_options.hpp"
 
@@ -16,56 +17,55 @@ namespace kbo::python {
 
 namespace {
 
-constexpr unsigned kGroups = cli::kWhere | cli::kWhat | cli::kRun | cli::kStrategy;
-
-/// Parses `args` ("--kernel", "rbf", "--seed", "3", ...) exactly as `kbo ask` does.
-struct ParsedOptions {
-  CLI::App app{"kbo (Python)"};
-  cli::StudyOptionParser parser{app, kGroups};
-  explicit ParsedOptions(const std::vector<std::string>& args) {
-    std::vector<std::string> storage{"kbo"};
-    storage.insert(storage.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& s : storage) argv.push_back(s.data());
-    try {
-      app.parse(static_cast<int>(argv.size()), argv.data());
-    } catch (const CLI::ParseError& e) {
-      throw InputError(e.what());
-    }
-  }
-};
-
 struct PyStudy {
   Study study;
-  cli::StudyOptions options;
+  StudyOptions options;
   std::unique_ptr<Strategy> strategy;
   std::mutex mutex;  // one suggestion at a time per object (the GIL is released while it runs)
 
-  PyStudy(Study s, cli::StudyOptions o) : study(std::move(s)), options(std::move(o)) {}
+  PyStudy(Study s, StudyOptions o) : study(std::move(s)), options(std::move(o)) {}
   Strategy& get_strategy() {
     if (!strategy) strategy = make_strategy(study.strategy_config(), study.space());
     return *strategy;
   }
 };
 
+/// Typed keywords → the option table, as `kbo ask` applies flags: a config file first ("config"), then every
+/// other keyword. A keyword that is not an option is a TypeError, as Python reports unknown keywords.
+StudyOptions apply_keywords(StudyOptions o, const py::dict& kwargs) {
+  o.given.clear();
+  if (kwargs.contains("config") && !kwargs["config"].is_none())
+    cli::apply_config_file(o, py::str(kwargs["config"]).cast<std::string>());
+  for (const auto& [k, v] : kwargs) {
+    const std::string key = py::str(k);
+    if (key == "config" || v.is_none()) continue;
+    const OptionSpec* spec = find_study_option(key);
+    if (!spec || !spec->in_config || key.find('-') != std::string::npos)
+      throw py::type_error("unexpected keyword '" + key + "'");
+    set_study_option(o, *spec, json_from_py(v));
+  }
+  return o;
+}
+
 /// Creates the study (when the options give a space) or opens it with its stored configuration, which the
-/// given strategy options override — the logic of `kbo ask`.
-std::unique_ptr<PyStudy> open_study(const std::vector<std::string>& args) {
-  ParsedOptions p(args);
-  cli::StudyOptions o = p.parser.resolve();
-  auto storage = open_storage(o.storage);
+/// given options override — the logic of `kbo ask`.
+std::unique_ptr<PyStudy> open_study(const py::dict& kwargs) {
+  StudyOptions o = apply_keywords(StudyOptions(), kwargs);
   StudyRecord wanted;
+  std::shared_ptr<Storage> storage;
+  {
+    py::gil_scoped_release nogil;
+    storage = open_storage(o.storage);
+  }
   if (o.has_space_source()) {
-    wanted = cli::make_study_record(o, cli::resolve_space(o, nullptr));
+    wanted = make_study_record(o, resolve_space(o, nullptr));
   } else {
     const Study existing = Study::open(storage, o.study);
-    cli::StudyOptions base;
+    StudyOptions base;
     base.strategy = existing.strategy_config();
     base.minimize = existing.minimize();
-    o = p.parser.resolve(base);
-    wanted = existing.record();
-    wanted.config = to_json(o.strategy);
-    wanted.minimize = o.minimize;
+    o = apply_keywords(base, kwargs);
+    wanted = make_study_record(o, existing.record().space);
   }
   return std::make_unique<PyStudy>(Study::create_or_open(storage, wanted), o);
 }
@@ -172,7 +172,7 @@ void init_studies(py::module_& m) {
       });
 
   py::class_<PyStudy>(m, "_Study")
-      .def(py::init(&open_study), py::arg("args"))
+      .def(py::init(&open_study), py::arg("options"))
       .def_property_readonly("name", [](const PyStudy& s) { return s.study.name(); })
       .def_property_readonly("storage", [](const PyStudy& s) { return s.study.storage().url(); })
       .def_property_readonly("minimize", [](const PyStudy& s) { return s.study.minimize(); })

@@ -5,29 +5,11 @@
 
 namespace kbo {
 
-const char* fantasy_mode_names() {
-  return "kriging_believer, constant_liar_worst, constant_liar_mean, constant_liar_best, none";
-}
+std::string fantasy_mode_names() { return enum_allowed<FantasyMode>(); }
 
-FantasyMode parse_fantasy_mode(const std::string& name) {
-  if (name == "kriging_believer") return FantasyMode::KrigingBeliever;
-  if (name == "constant_liar_worst") return FantasyMode::LiarWorst;
-  if (name == "constant_liar_mean") return FantasyMode::LiarMean;
-  if (name == "constant_liar_best") return FantasyMode::LiarBest;
-  if (name == "none") return FantasyMode::None;
-  throw InputError("unknown fantasy '" + name + "' (allowed: " + fantasy_mode_names() + ")");
-}
+FantasyMode parse_fantasy_mode(const std::string& name) { return parse_enum<FantasyMode>("fantasy", name); }
 
-std::string to_string(FantasyMode mode) {
-  switch (mode) {
-    case FantasyMode::KrigingBeliever: return "kriging_believer";
-    case FantasyMode::LiarWorst: return "constant_liar_worst";
-    case FantasyMode::LiarMean: return "constant_liar_mean";
-    case FantasyMode::LiarBest: return "constant_liar_best";
-    case FantasyMode::None: return "none";
-  }
-  return "none";
-}
+std::string to_string(FantasyMode mode) { return enum_name(mode); }
 
 Vec fantasy_values(const GP& gp, const Mat& pending, FantasyMode mode) {
   if (mode == FantasyMode::None || pending.rows() == 0) return Vec(0);

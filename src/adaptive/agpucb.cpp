@@ -37,7 +37,6 @@ AgpucbStrategy::AgpucbStrategy(StrategyConfig config, std::shared_ptr<const Spac
   if (!(opt_.theta0.size() == 1 || static_cast<int>(opt_.theta0.size()) == d))
     throw InputError("agpucb option 'theta0' needs 1 or " + std::to_string(d) + " values");
   if (config_.n_init < 1) throw InputError("agpucb: n_init must be >= 1");
-  parse_fantasy_mode(config_.fantasy);  // InputError naming the allowed modes
   theta0_ = expand_lengthscales(opt_.theta0, d);
   UnitSpace unit(space_);
   Rng rng = make_rng(config_.seed);
@@ -90,7 +89,7 @@ AgpucbStrategy::Candidate AgpucbStrategy::evaluate_candidate(double h, const Mat
   c.B = c.s.b * std::pow(c.s.g, d) * opt_.B0;
   c.beta_sqrt = agpucb_beta_sqrt(c.B, opt_.noise_std, c.info, opt_.delta);
   // Pending points: fantasies of config.fantasy on this candidate's GP (θ fixed, no refit), as BOStrategy.
-  const GP model = condition_on_pending(gp, pendingU, parse_fantasy_mode(config_.fantasy));
+  const GP model = condition_on_pending(gp, pendingU, config_.fantasy);
   UpperConfidenceBound ucb(model, c.beta_sqrt * c.beta_sqrt);
   UnitSpace unit(space_);
   AcqOptimizerOptions ao = config_.acq_optimizer;
@@ -104,6 +103,10 @@ AgpucbStrategy::Candidate AgpucbStrategy::evaluate_candidate(double h, const Mat
 }
 
 Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) {
+  return suggest(X, y, pending, Mat(0, space_->dim()), trial_index);
+}
+
+Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Mat& failed, int trial_index) {
   const int n = static_cast<int>(X.rows());
   const int d = space_->dim();
   UnitSpace unit(space_);
@@ -205,7 +208,7 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int 
   info_["line_search_evals"] = ls.evaluations;
   info_["h_capped"] = ls.capped;
   info_["sigma_at_x"] = c.sigma;
-  if (pendingU.rows() > 0) info_["fantasy"] = config_.fantasy;
+  if (pendingU.rows() > 0) info_["fantasy"] = to_string(config_.fantasy);
   // Never suggest a pending point again (with fantasy "none", or when the acquisition's maximiser lands
   // exactly on one): take a uniform random point instead. Evaluated points may be repeated: Algorithm 1
   // re-evaluates a noisy point when UCB says so, and the paper's sequential runs must stay unchanged.
@@ -214,7 +217,14 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int 
       if ((rows.row(i).transpose() - c.x_unit).norm() < 1e-9) return true;
     return false;
   };
-  if (near(pendingU)) {
+  Mat failedU(failed.rows(), d);
+  for (Eigen::Index i = 0; i < failed.rows(); ++i) failedU.row(i) = unit.to_unit(failed.row(i).transpose()).transpose();
+  auto within = [&](const Mat& rows, double radius) {
+    for (Eigen::Index i = 0; i < rows.rows(); ++i)
+      if ((rows.row(i).transpose() - c.x_unit).norm() < radius) return true;
+    return false;
+  };
+  if (near(pendingU) || within(failedU, kFailedRadius)) {
     info_["repeat_replaced_by_random"] = true;
     Rng rng = make_rng(mix_seed(config_.seed ^ 0x5EEDULL, static_cast<std::uint64_t>(trial_index)));
     return unit.from_unit(unit.sample(1, SamplingMethod::Uniform, rng).row(0).transpose());

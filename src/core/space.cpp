@@ -68,10 +68,32 @@ Mat Sobol::next(int n) {
   return U;
 }
 
+nlohmann::json box_space_json(const Box& box) {
+  return {{"type", "box"},
+          {"lower", std::vector<double>(box.lower.data(), box.lower.data() + box.lower.size())},
+          {"upper", std::vector<double>(box.upper.data(), box.upper.data() + box.upper.size())}};
+}
+
+namespace {
+Vec vec_from_json(const nlohmann::json& j, const char* what) {
+  if (!j.is_array()) throw InputError(std::string("space: '") + what + "' must be an array of numbers");
+  Vec v(static_cast<Eigen::Index>(j.size()));
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_number()) throw InputError(std::string("space: '") + what + "' must be an array of numbers");
+    v(static_cast<Eigen::Index>(i)) = j[i].get<double>();
+  }
+  return v;
+}
+}  // namespace
+
+Box box_from_json(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("lower") || !j.contains("upper"))
+    throw InputError("space: needs 'lower' and 'upper' arrays");
+  return Box(vec_from_json(j["lower"], "lower"), vec_from_json(j["upper"], "upper"));
+}
+
 SamplingMethod parse_sampling_method(const std::string& name) {
-  if (name == "sobol") return SamplingMethod::Sobol;
-  if (name == "uniform" || name == "random") return SamplingMethod::Uniform;
-  throw InputError("unknown sampling method '" + name + "' (allowed: sobol, uniform)");
+  return parse_enum<SamplingMethod>("init_method", name);
 }
 
 Mat Space::sample(int n, SamplingMethod method, Rng& rng) const {

@@ -544,9 +544,74 @@ void ScalingGroup::factor_quadrature(int nodes, Vec& factors, Vec& weights) cons
   weights = w / w.sum();
 }
 
-// ---------------------------------------------------------------- factory
+// ---------------------------------------------------------------- registry
+Registry<GroupFamily>& group_families() {
+  static Registry<GroupFamily> registry("invariance group");
+  return registry;
+}
+
+namespace {
+
+int positive_int(const std::string& family, const std::string& text) {
+  int k = 0;
+  try {
+    std::size_t pos = 0;
+    k = std::stoi(text, &pos);
+    if (pos != text.size()) k = 0;
+  } catch (...) {
+    k = 0;
+  }
+  if (k < 1) throw InputError("invariance '" + family + ":K': K must be a positive integer, got '" + text + "'");
+  return k;
+}
+
+}  // namespace
+
+void register_builtin_groups() {
+  auto& r = group_families();
+  r.add("permutation", {[](int d, const std::string&, const nlohmann::json&) -> GroupPtr {
+                          return std::make_shared<PermutationGroup>(d);
+                        },
+                        false, true, "all permutations of the coordinates"});
+  r.add("signflip", {[](int d, const std::string&, const nlohmann::json&) -> GroupPtr {
+                       return std::make_shared<SignFlipGroup>(d);
+                     },
+                     false, false, "sign flips of each coordinate about the centre"});
+  r.add("hyperoctahedral", {[](int d, const std::string&, const nlohmann::json&) -> GroupPtr {
+                              return std::make_shared<HyperoctahedralGroup>(d);
+                            },
+                            false, true, "signed permutations"});
+  r.add("cyclic", {[](int d, const std::string&, const nlohmann::json&) -> GroupPtr {
+                     return std::make_shared<CyclicGroup>(d);
+                   },
+                   false, true, "cyclic shifts of the coordinates"});
+  r.add("blocks", {[](int d, const std::string& arg, const nlohmann::json&) -> GroupPtr {
+                     return std::make_shared<BlockPermutationGroup>(d, positive_int("blocks", arg));
+                   },
+                   true, true, "blocks:K, permutations of K equal blocks of coordinates"});
+  r.add("rotation", {[](int d, const std::string&, const nlohmann::json&) -> GroupPtr {
+                       if (d != 2) throw InputError("invariance 'rotation' needs a 2-D space, got dimension " + std::to_string(d));
+                       return std::make_shared<RotationGroup>();
+                     },
+                     false, true, "rotations of the plane about the centre (2-D)"});
+  r.add("scaling", {[](int d, const std::string&, const nlohmann::json& o) -> GroupPtr {
+                      return std::make_shared<ScalingGroup>(d, o.value("radius", 0.5), o.value("max_factor", 2.0));
+                    },
+                    false, false, "radial scalings about the centre"});
+  r.add("custom", {[](int d, const std::string&, const nlohmann::json& o) -> GroupPtr {
+                     if (!o.contains("matrices"))
+                       throw InputError("invariance 'custom' needs options \"matrices\": a JSON array of " +
+                                        std::to_string(d) + "x" + std::to_string(d) + " signed-permutation matrices");
+                     return CustomGroup::from_json(d, o["matrices"]);
+                   },
+                   false, true, "a finite group from options.invariance.matrices"});
+}
+
 std::string group_names() {
-  return "none|permutation|signflip|hyperoctahedral|blocks:K|cyclic|rotation|scaling|custom";
+  std::string s = "none";
+  for (const auto& name : group_families().names())
+    s += "|" + name + (group_families().get(name).takes_argument ? ":K" : "");
+  return s;
 }
 
 GroupPtr make_group(const std::string& name, int dim, const nlohmann::json& options_in) {
@@ -554,39 +619,13 @@ GroupPtr make_group(const std::string& name, int dim, const nlohmann::json& opti
   if (!options.is_object()) throw InputError("invariance options must be a JSON object");
   if (dim < 1) throw InputError("invariance: dimension must be >= 1, got " + std::to_string(dim));
   if (name == "none") return nullptr;
-  if (name == "permutation") return std::make_shared<PermutationGroup>(dim);
-  if (name == "signflip") return std::make_shared<SignFlipGroup>(dim);
-  if (name == "hyperoctahedral") return std::make_shared<HyperoctahedralGroup>(dim);
-  if (name == "cyclic") return std::make_shared<CyclicGroup>(dim);
-  if (name.rfind("blocks:", 0) == 0) {
-    const std::string k = name.substr(7);
-    int K = 0;
-    try {
-      std::size_t pos = 0;
-      K = std::stoi(k, &pos);
-      if (pos != k.size()) K = 0;
-    } catch (...) {
-      K = 0;
-    }
-    if (K < 1) throw InputError("invariance 'blocks:K': K must be a positive integer, got '" + k + "'");
-    return std::make_shared<BlockPermutationGroup>(dim, K);
-  }
-  if (name == "rotation") {
-    if (dim != 2) throw InputError("invariance 'rotation' needs a 2-D space, got dimension " + std::to_string(dim));
-    return std::make_shared<RotationGroup>();
-  }
-  if (name == "scaling") {
-    const double radius = options.value("radius", 0.5);
-    const double max_factor = options.value("max_factor", 2.0);
-    return std::make_shared<ScalingGroup>(dim, radius, max_factor);
-  }
-  if (name == "custom") {
-    if (!options.contains("matrices"))
-      throw InputError("invariance 'custom' needs options \"matrices\": a JSON array of " + std::to_string(dim) +
-                       "x" + std::to_string(dim) + " signed-permutation matrices");
-    return CustomGroup::from_json(dim, options["matrices"]);
-  }
-  throw InputError("unknown invariance '" + name + "'; allowed: " + group_names());
+  const auto colon = name.find(':');
+  const std::string family = name.substr(0, colon);
+  const std::string arg = colon == std::string::npos ? "" : name.substr(colon + 1);
+  const GroupFamily* f = group_families().find(family);
+  if (!f || f->takes_argument != (colon != std::string::npos))
+    throw InputError("unknown invariance '" + name + "'; allowed: " + group_names());
+  return f->make(dim, arg, options);
 }
 
 }  // namespace kbo

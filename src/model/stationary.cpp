@@ -68,23 +68,9 @@ void set_stationary_simd(bool allowed) {
 StationarySimd stationary_simd_in_use() { return simd_level(); }
 bool stationary_simd_active() { return simd_level() != StationarySimd::Portable; }
 
-StationaryType parse_stationary_type(const std::string& name) {
-  if (name == "rbf" || name == "se" || name == "sqexp") return StationaryType::RBF;
-  if (name == "matern12" || name == "exponential") return StationaryType::Matern12;
-  if (name == "matern32") return StationaryType::Matern32;
-  if (name == "matern52") return StationaryType::Matern52;
-  throw InputError("unknown kernel '" + name + "' (allowed: rbf, matern12, matern32, matern52)");
-}
+StationaryType parse_stationary_type(const std::string& name) { return parse_enum<StationaryType>("kernel", name); }
 
-std::string to_string(StationaryType t) {
-  switch (t) {
-    case StationaryType::RBF: return "rbf";
-    case StationaryType::Matern12: return "matern12";
-    case StationaryType::Matern32: return "matern32";
-    case StationaryType::Matern52: return "matern52";
-  }
-  return "?";
-}
+std::string to_string(StationaryType t) { return enum_name(t); }
 
 StationaryKernel::StationaryKernel(StationaryType type, int dim, bool ard, double lengthscale, double variance)
     : type_(type), dim_(dim), ard_(ard), lengthscales_(Vec::Constant(ard ? dim : 1, lengthscale)),

@@ -207,10 +207,7 @@ OptResult maximize_impl(const Objective& f, ScoreBatch&& score_batch, bool batch
 }  // namespace
 
 AcqOptimizerType parse_acq_optimizer(const std::string& name) {
-  if (name == "multistart") return AcqOptimizerType::MultiStart;
-  if (name == "cmaes") return AcqOptimizerType::Cmaes;
-  if (name == "direct") return AcqOptimizerType::Direct;
-  throw InputError("unknown acquisition optimizer '" + name + "' (allowed: multistart, cmaes, direct)");
+  return parse_enum<AcqOptimizerType>("acq_optimizer", name);
 }
 
 OptResult maximize_acquisition(const Acquisition& acq, const Space& space, const AcqOptimizerOptions& options,

@@ -2,9 +2,9 @@
 #include <cmath>
 #include <string>
 
-#include "kbo/strategy/bo_strategy.hpp"
+#include "kbo/strategy/bo_model_options.hpp"
 #include "kbo/core/error.hpp"
-#include "kbo/model/kernels/stationary.hpp"
+#include "kbo/strategy/registry.hpp"
 
 namespace kbo {
 
@@ -29,65 +29,13 @@ namespace kbo {
 //    the box boundary at 1.94; 1e-6 fixed that and was no worse on Ackley-6 and Hartmann-6.
 
 BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
-  BOModelOptions o;
-  if (j.is_null()) return o;
-  if (!j.is_object()) throw InputError("module_options.bo must be an object of BO model options");
-  const std::string allowed =
-      "constant_mean_variance, noise_floor, noise_cap, restart_noise_max, restart_lengthscale_min, "
-      "restart_lengthscale_max, fixed_start_lengthscale, fixed_start_noise, lengthscale_prior_shape, "
-      "lengthscale_prior_rate, variance_prior_shape, variance_prior_rate, noise_prior_shape, noise_prior_rate, "
-      "fit_evaluations, warm_start, hmc_max_n, hmc_warmup, hmc_samples, hmc_keep, hmc_leapfrog, prior_mean, mean_quantile, alt_kernel, output_warp";
-  auto number = [&](const std::string& key, const nlohmann::json& v) {
-    if (!v.is_number()) throw InputError("BO option " + key + " must be a number (got " + v.dump() + ")");
-    const double x = v.get<double>();
-    if (!std::isfinite(x)) throw InputError("BO option " + key + " must be finite");
-    return x;
-  };
-  for (const auto& [key, v] : j.items()) {
-    if (key == "constant_mean_variance") o.constant_mean_variance = number(key, v);
-    else if (key == "noise_floor") o.noise_floor = number(key, v);
-    else if (key == "noise_cap") o.noise_cap = number(key, v);
-    else if (key == "restart_noise_max") o.restart_noise_max = number(key, v);
-    else if (key == "restart_lengthscale_min") o.restart_lengthscale_min = number(key, v);
-    else if (key == "restart_lengthscale_max") o.restart_lengthscale_max = number(key, v);
-    else if (key == "fixed_start_lengthscale") o.fixed_start_lengthscale = number(key, v);
-    else if (key == "fixed_start_noise") o.fixed_start_noise = number(key, v);
-    else if (key == "lengthscale_prior_shape") o.lengthscale_prior_shape = number(key, v);
-    else if (key == "lengthscale_prior_rate") o.lengthscale_prior_rate = number(key, v);
-    else if (key == "variance_prior_shape") o.variance_prior_shape = number(key, v);
-    else if (key == "variance_prior_rate") o.variance_prior_rate = number(key, v);
-    else if (key == "noise_prior_shape") o.noise_prior_shape = number(key, v);
-    else if (key == "noise_prior_rate") o.noise_prior_rate = number(key, v);
-    else if (key == "fit_evaluations") o.fit_evaluations = static_cast<int>(number(key, v));
-    else if (key == "hmc_max_n") o.hmc_max_n = static_cast<int>(number(key, v));
-    else if (key == "hmc_warmup") o.hmc_warmup = static_cast<int>(number(key, v));
-    else if (key == "hmc_samples") o.hmc_samples = static_cast<int>(number(key, v));
-    else if (key == "hmc_keep") o.hmc_keep = static_cast<int>(number(key, v));
-    else if (key == "hmc_leapfrog") o.hmc_leapfrog = static_cast<int>(number(key, v));
-    else if (key == "mean_quantile") o.mean_quantile = number(key, v);
-    else if (key == "prior_mean") {
-      if (!v.is_string() || (v != "worst" && v != "gls" && v != "sample" && v != "quantile"))
-        throw InputError("BO option prior_mean must be worst, gls, sample or quantile (got " + v.dump() + ")");
-      o.prior_mean = v.get<std::string>();
-    } else if (key == "alt_kernel") {
-      if (!v.is_string()) throw InputError("BO option alt_kernel must be none or a kernel name (got " + v.dump() + ")");
-      o.alt_kernel = v.get<std::string>();
-      if (o.alt_kernel != "none") parse_stationary_type(o.alt_kernel);  // InputError naming the allowed kernels
-    } else if (key == "output_warp") {
-      if (!v.is_string() || (v != "none" && v != "copula" && v != "log"))
-        throw InputError("BO option output_warp must be none, copula or log (got " + v.dump() + ")");
-      o.output_warp = v.get<std::string>();
-    } else if (key == "warm_start") {
-      if (!v.is_boolean()) throw InputError("BO option warm_start must be true or false (got " + v.dump() + ")");
-      o.warm_start = v.get<bool>();
-    } else {
-      throw InputError("unknown BO option '" + key + "' (allowed: " + allowed + ")");
-    }
-  }
+  if (!j.is_null() && !j.is_object()) throw InputError("options.bo must be an object of BO model options");
+  BOModelOptions o = decode_field<BOModelOptions>("options.bo", j);
+  if (o.alt_kernel != "none") model_kernels().get(o.alt_kernel);  // InputError naming the allowed kernels
   // Without an explicit restart_noise_max, the restarts' noise range ends at the cap.
-  if (!j.contains("restart_noise_max")) o.restart_noise_max = std::min(o.restart_noise_max, o.noise_cap);
+  if (j.is_null() || !j.contains("restart_noise_max")) o.restart_noise_max = std::min(o.restart_noise_max, o.noise_cap);
   auto require = [](bool ok, const std::string& what) {
-    if (!ok) throw InputError("BO option " + what);
+    if (!ok) throw InputError("options.bo." + what);
   };
   require(o.constant_mean_variance >= 0.0, "constant_mean_variance must be >= 0 (0 = sample mean)");
   require(o.noise_floor > 0.0 && o.noise_floor < 1.0, "noise_floor must be in (0, 1)");
@@ -110,17 +58,6 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   return o;
 }
 
-nlohmann::json BOModelOptions::to_json() const {
-  return {{"constant_mean_variance", constant_mean_variance}, {"noise_floor", noise_floor}, {"noise_cap", noise_cap},
-          {"restart_noise_max", restart_noise_max}, {"restart_lengthscale_min", restart_lengthscale_min},
-          {"restart_lengthscale_max", restart_lengthscale_max}, {"fixed_start_lengthscale", fixed_start_lengthscale},
-          {"fixed_start_noise", fixed_start_noise}, {"lengthscale_prior_shape", lengthscale_prior_shape},
-          {"lengthscale_prior_rate", lengthscale_prior_rate}, {"variance_prior_shape", variance_prior_shape},
-          {"variance_prior_rate", variance_prior_rate}, {"noise_prior_shape", noise_prior_shape},
-          {"noise_prior_rate", noise_prior_rate}, {"fit_evaluations", fit_evaluations}, {"warm_start", warm_start},
-          {"hmc_max_n", hmc_max_n}, {"hmc_warmup", hmc_warmup}, {"hmc_samples", hmc_samples}, {"hmc_keep", hmc_keep},
-          {"hmc_leapfrog", hmc_leapfrog}, {"prior_mean", prior_mean}, {"mean_quantile", mean_quantile}, {"alt_kernel", alt_kernel},
-          {"output_warp", output_warp}};
-}
+nlohmann::json BOModelOptions::to_json() const { return encode_field(*this); }
 
 }  // namespace kbo

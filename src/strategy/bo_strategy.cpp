@@ -8,11 +8,12 @@
 #include <vector>
 
 #include "constant_mean_kernel.hpp"
-#include "kbo/acquisition/acquisition.hpp"
+#include "kbo/acquisition/registry.hpp"
 #include "kbo/strategy/targets.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/acquisition/fantasy.hpp"
 #include "kbo/model/kernels/stationary.hpp"
+#include "kbo/strategy/registry.hpp"
 
 namespace kbo {
 
@@ -77,22 +78,19 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
   if (config_.fit_restarts < 0) throw InputError("fit_restarts must be >= 0");
   if (!(config_.beta >= 0.0) || !std::isfinite(config_.beta))
     throw InputError("--beta must be a finite number >= 0 (got " + std::to_string(config_.beta) + ")");
-  if (config_.acquisition != "ucb" && config_.acquisition != "ei" && config_.acquisition != "pi")
-    throw InputError("unknown acquisition '" + config_.acquisition + "' (allowed: ucb, ei, pi)");
-  if (config_.beta_schedule != "constant" && config_.beta_schedule != "srinivas" &&
-      config_.beta_schedule != "chowdhury")
-    throw InputError("unknown beta schedule '" + config_.beta_schedule +
-                     "' (allowed: constant, srinivas, chowdhury)");
-  fantasy_ = parse_fantasy_mode(config_.fantasy);
+  acquisition_ = &acquisitions().get(config_.acquisition);
+  fantasy_ = config_.fantasy;
   model_options_ = BOModelOptions::from_json(config_.module_options.value("bo", nlohmann::json()));
+  if (config_.module_options.contains("rkhs_bound") && config_.module_options["rkhs_bound"].is_number())
+    rkhs_bound_ = config_.module_options["rkhs_bound"].get<double>();
   unit_ = std::make_shared<UnitCubeSpace>(space_);
   if (!kernel) kernel = make_stationary(config_.kernel, space_->dim(), config_.ard, kInitialLengthscale, 1.0);
   // The alternative kernel competes only with a plain stationary kernel of another type, with the same
   // ARD setting: invariant and set kernels carry structure that a stationary one would throw away.
   const auto* stationary = dynamic_cast<const StationaryKernel*>(kernel.get());
   const std::string& alt = model_options_.alt_kernel;
-  if (stationary && alt != "none" && parse_stationary_type(alt) != stationary->type()) {
-    alt_kernel_ = with_constant_mean(make_stationary(alt, space_->dim(), stationary->ard(), kInitialLengthscale, 1.0),
+  if (stationary && alt != "none" && model_kernels().canonical(alt) != to_string(stationary->type())) {
+    alt_kernel_ = with_constant_mean(model_kernels().get(alt).make(space_->dim(), stationary->ard(), kInitialLengthscale, 1.0),
                                      gls_mean_variance());
   }
   kernel_ = with_constant_mean(std::move(kernel), gls_mean_variance());
@@ -101,11 +99,11 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
 }
 
 double BOStrategy::gls_mean_variance() const {
-  return model_options_.prior_mean == "gls" ? model_options_.constant_mean_variance : 0.0;
+  return model_options_.prior_mean == PriorMean::Gls ? model_options_.constant_mean_variance : 0.0;
 }
 
 bool BOStrategy::gp_standardizes() const {
-  return model_options_.prior_mean == "gls" || model_options_.prior_mean == "sample";
+  return model_options_.prior_mean == PriorMean::Gls || model_options_.prior_mean == PriorMean::Sample;
 }
 
 Vec BOStrategy::model_targets(const Vec& y) const {
@@ -113,7 +111,7 @@ Vec BOStrategy::model_targets(const Vec& y) const {
   Vec z = warp_targets(y, mo.output_warp);
   if (gp_standardizes()) return z;  // the GP standardises about the sample mean (plus the GLS term)
   // A fixed prior mean (a zero-mean GP on z − level): the worst value seen (De Ath et al. 2020) or a quantile.
-  return standardize_about(z, quantile_of(z, mo.prior_mean == "worst" ? 0.0 : mo.mean_quantile));
+  return standardize_about(z, quantile_of(z, mo.prior_mean == PriorMean::Worst ? 0.0 : mo.mean_quantile));
 }
 
 GP BOStrategy::new_model(KernelPtr kernel) const {
@@ -131,21 +129,16 @@ Vec BOStrategy::random_point(int trial_index) const {
 }
 
 std::unique_ptr<Acquisition> BOStrategy::make_acquisition(const GP& gp, const Vec& y, int n_observed) const {
-  if (config_.acquisition == "ei") return std::make_unique<LogExpectedImprovement>(gp, y.maxCoeff());
-  if (config_.acquisition == "pi") return std::make_unique<LogProbabilityOfImprovement>(gp, y.maxCoeff());
-  double beta = config_.beta;
-  if (config_.beta_schedule == "srinivas") {
-    beta = beta_srinivas(n_observed + 1, space_->dim());
-  } else if (config_.beta_schedule == "chowdhury") {
-    // B: RKHS-norm bound of the standardised objective (module_options.rkhs_bound, default 1);
-    // R: the fitted noise standard deviation in standardised units.
-    const double B = config_.module_options.value("rkhs_bound", 1.0);
-    beta = beta_chowdhury(B, std::sqrt(gp.noise_variance()), gp.information_gain());
-  }
-  return std::make_unique<UpperConfidenceBound>(gp, beta);
+  const AcquisitionInputs inputs{gp,          y.maxCoeff(),        n_observed,           space_->dim(),
+                                 config_.beta, config_.beta_schedule, rkhs_bound_};
+  return acquisition_->make(inputs);
 }
 
 Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) {
+  return suggest(X, y, pending, Mat(0, space_->dim()), trial_index);
+}
+
+Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Mat& failed, int trial_index) {
   const int D = space_->dim();
   if (X.rows() != y.size() || (X.rows() > 0 && X.cols() != D) || (pending.rows() > 0 && pending.cols() != D))
     throw InputError("BOStrategy::suggest: data does not match the space dimension " + std::to_string(D));
@@ -193,7 +186,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int tria
     const auto t1 = Clock::now();
     std::unique_ptr<Acquisition> acq;
     std::vector<GP> draws;  // must outlive acq
-    if (model_options_.hmc_max_n > 0 && X.rows() <= model_options_.hmc_max_n && config_.acquisition == "ucb") {
+    if (model_options_.hmc_max_n > 0 && X.rows() <= model_options_.hmc_max_n && acquisition_->hmc_average) {
       draws = hmc_models(trial_index);
       if (Pu.rows() > 0 && fantasy_ != FantasyMode::None)
         for (auto& m : draws) m = condition_on_pending(m, Pu, fantasy_);
@@ -227,7 +220,9 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int tria
     info_["n_fantasies"] = fantasy ? pending.rows() : 0;
     if (fantasy) info_["fantasy"] = to_string(fantasy_);
 
-    if (!u.allFinite() || min_distance(u, Pu) < kRepeatTolerance || min_distance(u, U) < kRepeatTolerance) {
+    const Mat Fu = failed.rows() > 0 ? unit_->rows_to_unit(failed) : Mat(0, D);
+    if (!u.allFinite() || min_distance(u, Pu) < kRepeatTolerance || min_distance(u, U) < kRepeatTolerance ||
+        min_distance(u, Fu) < kFailedRadius) {
       info_["repeat_replaced_by_random"] = true;
       u = random_point(trial_index);
     }

@@ -8,10 +8,10 @@
 
 namespace kbo {
 
-Vec warp_targets(const Vec& y, const std::string& warp) {
+Vec warp_targets(const Vec& y, OutputWarp warp) {
   const Eigen::Index n = y.size();
-  if (warp == "none") return y;
-  if (warp == "copula") {
+  if (warp == OutputWarp::None) return y;
+  if (warp == OutputWarp::Copula) {
     Vec z(n);
     for (Eigen::Index i = 0; i < n; ++i) {
       double below = 0.0, ties = 0.0;
@@ -23,12 +23,10 @@ Vec warp_targets(const Vec& y, const std::string& warp) {
     }
     return z;
   }
-  if (warp == "log") {
-    const double best = y.maxCoeff(), range = best - y.minCoeff();
-    const double offset = range > 0.0 ? 1e-3 * range : 1.0;
-    return (-((best - y.array()) + offset).log()).matrix();
-  }
-  throw InputError("unknown target warp '" + warp + "' (allowed: none, copula, log)");
+  // Log: the distance below the best, compressed.
+  const double best = y.maxCoeff(), range = best - y.minCoeff();
+  const double offset = range > 0.0 ? 1e-3 * range : 1.0;
+  return (-((best - y.array()) + offset).log()).matrix();
 }
 
 Vec standardize_about(const Vec& y, double level) {

@@ -13,24 +13,6 @@
 
 namespace kbo {
 
-std::string to_string(TrialState s) {
-  switch (s) {
-    case TrialState::Pending: return "pending";
-    case TrialState::Complete: return "complete";
-    case TrialState::Failed: return "failed";
-  }
-  return "?";
-}
-
-TrialState parse_trial_state(const std::string& s) {
-  if (s == "pending") return TrialState::Pending;
-  if (s == "complete") return TrialState::Complete;
-  if (s == "failed") return TrialState::Failed;
-  throw InputError("unknown trial state '" + s + "' (allowed: pending, complete, failed)");
-}
-
-bool counts_toward_budget(const Trial& t) { return !(t.state == TrialState::Failed && t.reason == kWorkerLost); }
-
 Study::Study(std::shared_ptr<Storage> storage, StudyRecord record)
     : storage_(std::move(storage)), record_(std::move(record)), space_(space_from_json(record_.space)) {}
 
@@ -77,21 +59,28 @@ Study Study::open(std::shared_ptr<Storage> storage, const std::string& name) {
   return Study(std::move(storage), std::move(*rec));
 }
 
-void Study::strategy_data(const std::vector<Trial>& trials, bool minimize, Mat& X, Vec& y, Mat& avoid, int dim) {
-  int n_complete = 0, n_avoid = 0;
-  for (const auto& t : trials) (t.state == TrialState::Complete ? n_complete : n_avoid)++;
+void Study::strategy_data(const std::vector<Trial>& trials, bool minimize, Mat& X, Vec& y, Mat& pending,
+                          Mat& failed, int dim) {
+  int n_complete = 0, n_pending = 0, n_failed = 0;
+  for (const auto& t : trials) {
+    if (t.state == TrialState::Complete) ++n_complete;
+    else if (t.state == TrialState::Pending) ++n_pending;
+    else if (counts_toward_budget(t)) ++n_failed;
+  }
   X.resize(n_complete, dim);
   y.resize(n_complete);
-  avoid.resize(n_avoid, dim);
-  int i = 0, j = 0;
+  pending.resize(n_pending, dim);
+  failed.resize(n_failed, dim);
+  int i = 0, p = 0, f = 0;
   for (const auto& t : trials) {
     if (t.x.size() != dim) throw InputError("stored trial " + std::to_string(t.id) + " has the wrong dimension");
     if (t.state == TrialState::Complete) {
       X.row(i) = t.x.transpose();
       y(i++) = minimize ? -*t.value : *t.value;
-    } else {
-      // Failed points are avoided like pending ones: re-suggesting them would likely fail again.
-      avoid.row(j++) = t.x.transpose();
+    } else if (t.state == TrialState::Pending) {
+      pending.row(p++) = t.x.transpose();
+    } else if (counts_toward_budget(t)) {
+      failed.row(f++) = t.x.transpose();
     }
   }
 }
@@ -101,10 +90,10 @@ Trial Study::ask(Strategy& strategy, const std::string& worker) {
   return storage_->ask(
       record_.name,
       [&](const std::vector<Trial>& trials) {
-        Mat X, avoid;
+        Mat X, pending, failed;
         Vec y;
-        strategy_data(trials, record_.minimize, X, y, avoid, dim);
-        Vec x = strategy.suggest(X, y, avoid, static_cast<int>(trials.size()));
+        strategy_data(trials, record_.minimize, X, y, pending, failed, dim);
+        Vec x = strategy.suggest(X, y, pending, failed, static_cast<int>(trials.size()));
         if (x.size() != dim || !x.allFinite())
           throw std::runtime_error("strategy " + strategy.name() + " returned an invalid point");
         return x;
@@ -239,10 +228,10 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
             record_.name,
             [&](const std::vector<Trial>& trials) {
               if (budget && tally(trials).counted >= *budget) throw BudgetTaken{};
-              Mat X, avoid;
+              Mat X, pending, failed;
               Vec y;
-              strategy_data(trials, record_.minimize, X, y, avoid, dim);
-              Vec x = strategy.suggest(X, y, avoid, static_cast<int>(trials.size()));
+              strategy_data(trials, record_.minimize, X, y, pending, failed, dim);
+              Vec x = strategy.suggest(X, y, pending, failed, static_cast<int>(trials.size()));
               if (x.size() != dim || !x.allFinite())
                 throw std::runtime_error("strategy " + strategy.name() + " returned an invalid point");
               return x;

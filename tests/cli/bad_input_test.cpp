@@ -38,8 +38,8 @@ TEST(BadInput, FlagsProblemsBoundsAndStrategy) {
       {"optimize --objective 'echo 1'", "--objective needs --bounds"},
       {"optimize --bounds 0:1", "add --objective"},
       {"optimize --problem branin --objective 'echo 1'", "mutually exclusive"},
-      {"optimize --problem branin --bounds 0:1", "--bounds is only for --objective"},
-      {"optimize --objective 'echo 1' --bounds 0:1 --dim 2", "--dim is only for --problem"},
+      {"optimize --problem branin --bounds 0:1", "bounds are only for an objective"},
+      {"optimize --objective 'echo 1' --bounds 0:1 --dim 2", "dim is only for a problem"},
       {"optimize --objective 'echo 1' --bounds 1:0", "lo >= hi"},
       {"optimize --objective 'echo 1' --bounds 0:1,2:2", "entry 2 '2:2' has lo >= hi"},
       {"optimize --objective 'echo 1' --bounds 0:1,abc", "entry 2 'abc' is not lo:hi"},
@@ -48,7 +48,7 @@ TEST(BadInput, FlagsProblemsBoundsAndStrategy) {
       {"optimize --problem branin --ard --no-ard", "mutually exclusive"},
       {"optimize --problem branin --kernel cosine", "cosine"},
       {"optimize --problem branin --acq foo", "allowed: ucb, ei, pi"},
-      {"optimize --problem branin --strategy foo", "allowed: gpucb, agpucb, random"},
+      {"optimize --problem branin --strategy foo", "allowed: gpucb, random, agpucb"},
       {"optimize --problem branin --acq-optimizer foo", "foo"},
       {"optimize --problem branin --beta -1", "--beta must be a finite number >= 0"},
       {"optimize --problem branin --beta-schedule foo", "allowed: constant, srinivas, chowdhury"},
@@ -58,16 +58,16 @@ TEST(BadInput, FlagsProblemsBoundsAndStrategy) {
       {"optimize --problem branin --init-method halton", "halton"},
       {"optimize --problem branin --eval-timeout -1", "--eval-timeout"},
       {"optimize --problem branin --space torus", "allowed: box, set"},
-      {"optimize --objective 'echo 1' --bounds 0:1 --space set", "--set-size"},
-      {"optimize --objective 'echo 1' --bounds 0:1,0:1 --space set --set-size 3 --element-dim 3", "--element-dim 3"},
-      {"optimize --objective 'echo 1' --bounds 0:1 --set-size 3", "need --space set"},
+      {"optimize --objective 'echo 1' --bounds 0:1 --space set", "set_size"},
+      {"optimize --objective 'echo 1' --bounds 0:1,0:1 --space set --set-size 3 --element-dim 3", "element_dim 3"},
+      {"optimize --objective 'echo 1' --bounds 0:1 --set-size 3", "need space set"},
       {"optimize --problem branin --invariant-kernel foo", "allowed: max, average"},
       {"optimize --problem branin --set-kernel foo", "allowed: full, approx"},
       {"optimize --problem branin --config DIR/missing.toml", "missing.toml"},
       {"optimize --problem branin --options '{\"bo\": {\"prior_mean\": \"best\"}}'",
-       "prior_mean must be worst, gls, sample or quantile"},
+       "prior_mean: unknown value 'best' (allowed: worst, gls, sample, quantile)"},
       {"optimize --problem branin --options '{\"bo\": {\"alt_kernel\": \"cosine\"}}'", "cosine"},
-      {"optimize --problem branin --options '{\"bo\": {\"priormean\": \"gls\"}}'", "unknown BO option 'priormean'"},
+      {"optimize --problem branin --options '{\"bo\": {\"priormean\": \"gls\"}}'", "unknown key 'priormean'"},
   };
   for (const auto& c : cases) expect_input_error(c, dir);
 }
@@ -125,11 +125,11 @@ TEST(BadInput, ConfigFiles) {
   std::ofstream(dir / "badflag.toml") << "problem = \"branin\"\nmaximize = \"yes\"\n";
   std::ofstream(dir / "trialkey.toml") << "problem = \"branin\"\ntrial = 3\n";
   const std::vector<Case> cases = {
-      {"optimize --config DIR/unknown.toml", "unknown key 'bogus_key' (allowed: storage, study, problem"},
-      {"optimize --config DIR/badvalue.toml", "--iters must be an integer"},
+      {"optimize --config DIR/unknown.toml", "unknown key 'bogus_key' (line 2; allowed: storage, study, problem"},
+      {"optimize --config DIR/badvalue.toml", "iters must be an integer"},
       {"optimize --config DIR/syntax.toml", "syntax.toml"},
       {"optimize --config DIR/badbounds.toml", "array of [lo, hi] pairs"},
-      {"optimize --config DIR/badflag.toml", "'maximize' must be true or false"},
+      {"optimize --config DIR/badflag.toml", "maximize must be true or false"},
       {"optimize --config DIR/trialkey.toml", "unknown key 'trial'"},
   };
   for (const auto& c : cases) expect_input_error(c, dir);

@@ -12,6 +12,7 @@
 
 #include "cli_support.hpp"
 #include "kbo/storage/storage.hpp"
+#include "kbo/study/study.hpp"
 #include "postgres_server.hpp"
 
 using namespace kbo::test;

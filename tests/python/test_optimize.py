@@ -57,8 +57,9 @@ def _cli_trials(out):
     "problem,dim,kwargs,flags",
     [
         ("ackley-shifted", 6, {}, []),
-        ("branin", 2, dict(kernel="rbf", acq="ei", fit_restarts=1, beta=2.5),
-         ["--kernel", "rbf", "--acq", "ei", "--fit-restarts", "1", "--beta", "2.5"]),
+        ("branin", 2, dict(kernel="rbf", acq="ei", fit_restarts=1),
+         ["--kernel", "rbf", "--acq", "ei", "--fit-restarts", "1"]),
+        ("branin", 2, dict(beta=2.5, fit_restarts=1), ["--beta", "2.5", "--fit-restarts", "1"]),
         ("rastrigin", 2, dict(invariance="signflip"), ["--invariance", "signflip"]),
     ],
 )
@@ -167,3 +168,27 @@ def test_sigint_between_trials_stops_cleanly(tmp_path, run_cli):
     assert out.stdout.split() == ["True", "4"]
     shown = run_cli("show", "--storage", f"sqlite:{db}", "--study", "s", "--json")
     assert shown["n_complete"] == 4 and shown["n_pending"] == 0
+
+
+def test_keywords_are_typed_and_checked_like_flags():
+    # A typo is Python's own error for an unknown keyword.
+    with pytest.raises(TypeError, match="unexpected keyword 'iter'"):
+        kbo.minimize(lambda x: 0.0, [(0, 1)], iter=10)
+    # One strategy name everywhere: the old Python-only alias is a clear error.
+    with pytest.raises(kbo.InputError, match=r"unknown strategy 'standard' \(allowed: gpucb, random, agpucb\)"):
+        kbo.minimize(lambda x: 0.0, [(0, 1)], strategy="standard", iters=1)
+    # An option the strategy does not use is an error naming the key (not a flag) and the strategy.
+    with pytest.raises(kbo.InputError, match="option 'acq' is not used by strategy 'agpucb'"):
+        kbo.minimize(lambda x: 0.0, [(0, 1)], strategy="agpucb", acq="ei", iters=1)
+    # Typed values: a wrong type names the key; nested options are checked before the first evaluation.
+    calls = []
+    with pytest.raises(kbo.InputError, match="beta must be a finite number"):
+        kbo.minimize(lambda x: calls.append(x) or 0.0, [(0, 1)], beta="high")
+    with pytest.raises(kbo.InputError, match="unknown section 'zzz'"):
+        kbo.minimize(lambda x: calls.append(x) or 0.0, [(0, 1)], options={"zzz": 1})
+    with pytest.raises(kbo.InputError, match="options.bo.noise_floor"):
+        kbo.minimize(lambda x: calls.append(x) or 0.0, [(0, 1)], options={"bo": {"noise_floor": "x"}})
+    assert calls == []
+    # Booleans, ints and dicts go through as values (no argv text): ard=False, seed as a numpy int.
+    r = kbo.minimize(lambda x: float(x[0] ** 2), [(-1, 1)], ard=False, seed=np.int64(3), init=2, iters=1)
+    assert len(r.trials) == 3

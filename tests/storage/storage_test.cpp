@@ -152,21 +152,23 @@ TEST_P(StorageContract, BestRespectsDirectionAndJsonHasTheContractKeys) {
   }
 }
 
-TEST_P(StorageContract, StrategyDataNegatesMinimisedValuesAndAvoidsPendingAndFailed) {
+TEST_P(StorageContract, StrategyDataNegatesMinimisedValuesAndSeparatesPendingFromFailed) {
   auto storage = make(GetParam(), dir_);
   Study study = Study::create_or_open(storage, box_record("s"));
   IndexStrategy strat;
   study.tell(study.ask(strat, "w").id, 4.0);
   study.ask(strat, "w");
   study.fail(study.ask(strat, "w").id, "x");
-  Mat X, avoid;
+  study.fail(study.ask(strat, "w").id, kWorkerLost);  // a lost worker says nothing about the point
+  Mat X, pending, failed;
   Vec y;
-  Study::strategy_data(study.trials(), true, X, y, avoid, 2);
+  Study::strategy_data(study.trials(), true, X, y, pending, failed, 2);
   ASSERT_EQ(X.rows(), 1);
   EXPECT_DOUBLE_EQ(y(0), -4.0);
-  ASSERT_EQ(avoid.rows(), 2);
-  EXPECT_DOUBLE_EQ(avoid(0, 0), 0.1);
-  EXPECT_DOUBLE_EQ(avoid(1, 0), 0.2);
+  ASSERT_EQ(pending.rows(), 1);
+  EXPECT_DOUBLE_EQ(pending(0, 0), 0.1);
+  ASSERT_EQ(failed.rows(), 1);
+  EXPECT_DOUBLE_EQ(failed(0, 0), 0.2);
 }
 
 TEST_P(StorageContract, ClaimPendingTakesTheLowestMatchingTrialOnce) {
@@ -371,7 +373,7 @@ TEST(StudyJson, StrategyConfigRoundTrips) {
   c.kernel = "matern32";
   c.ard = false;
   c.acquisition = "ei";
-  c.beta_schedule = "srinivas";
+  c.beta_schedule = BetaSchedule::Srinivas;
   c.beta = 2.5;
   c.n_init = 9;
   c.init_method = SamplingMethod::Uniform;
@@ -381,8 +383,8 @@ TEST(StudyJson, StrategyConfigRoundTrips) {
   c.acq_optimizer.type = AcqOptimizerType::Cmaes;
   c.acq_optimizer.raw_samples = 77;
   c.invariance = "perm";
-  c.invariant_kernel = "average";
-  c.set_kernel = "approx";
+  c.invariant_kernel = InvariantKernelType::Average;
+  c.set_kernel = SetKernelType::Approx;
   c.set_L = 3;
   c.module_options = {{"a", 1}};
   c.seed = 123456789012345ULL;

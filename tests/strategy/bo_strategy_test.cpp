@@ -8,7 +8,7 @@
 #include "kbo/core/error.hpp"
 #include "kbo/optimize/problems.hpp"
 #include "kbo/storage/memory.hpp"
-#include "kbo/strategy/factory.hpp"
+#include "kbo/strategy/registry.hpp"
 #include "kbo/study/study.hpp"
 
 using namespace kbo;
@@ -113,7 +113,7 @@ TEST(BOStrategy, AcquisitionsAndSchedulesAllProduceValidPoints) {
     for (const char* sched : {"constant", "srinivas", "chowdhury"}) {
       StrategyConfig c = config("gpucb", 1);
       c.acquisition = acq;
-      c.beta_schedule = sched;
+      c.beta_schedule = parse_enum<BetaSchedule>("beta_schedule", sched);
       BOStrategy s(c, space);
       const Vec x = s.suggest(X, y, Mat(0, 6), 12);
       EXPECT_TRUE(x.allFinite());

@@ -39,18 +39,18 @@ TEST(BOTargets, StandardizeAboutShiftsByTheLevelAndScalesByTheStd) {
 
 TEST(BOTargets, WarpsAreMonotoneAndCopulaGivesNormalScores) {
   const Vec y{{3.0, -1.0, 7.0, 3.0, 0.5}};
-  EXPECT_EQ(warp_targets(y, "none"), y);
-  const Vec c = warp_targets(y, "copula");
+  EXPECT_EQ(warp_targets(y, OutputWarp::None), y);
+  const Vec c = warp_targets(y, OutputWarp::Copula);
   // Mid-ranks / n: −1 → 0.1, 0.5 → 0.3, 3 (tied twice) → 0.6, 7 → 0.9.
   EXPECT_NEAR(c[1], normal_quantile(0.1), 1e-15);
   EXPECT_NEAR(c[4], normal_quantile(0.3), 1e-15);
   EXPECT_EQ(c[0], c[3]);
   EXPECT_NEAR(c[0], normal_quantile(0.6), 1e-15);
   EXPECT_NEAR(c[2], normal_quantile(0.9), 1e-15);
-  const Vec l = warp_targets(y, "log");
+  const Vec l = warp_targets(y, OutputWarp::Log);
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 5; ++j)
       if (y[i] < y[j]) EXPECT_LT(l[i], l[j]);
   EXPECT_NEAR(l[2], -std::log(1e-3 * 8.0), 1e-12);  // the best value: −log(offset), offset = 1e-3 · range
-  EXPECT_THROW(warp_targets(y, "sqrt"), InputError);
+  EXPECT_THROW(parse_enum<OutputWarp>("output_warp", "sqrt"), InputError);
 }

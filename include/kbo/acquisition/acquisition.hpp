@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "kbo/core/enum_names.hpp"
 #include "kbo/model/gp.hpp"
 
 namespace kbo {
@@ -70,6 +71,13 @@ class LogProbabilityOfImprovement : public Acquisition {
 };
 
 // ---- β schedules (return β, the UCB uses sqrt(β)) ----
+/// β of UCB: a constant, Srinivas et al. 2012, or Chowdhury & Gopalan 2017.
+enum class BetaSchedule { Constant, Srinivas, Chowdhury };
+template <>
+struct EnumNames<BetaSchedule> {
+  static constexpr std::array<std::pair<BetaSchedule, const char*>, 3> table{
+      {{BetaSchedule::Constant, "constant"}, {BetaSchedule::Srinivas, "srinivas"}, {BetaSchedule::Chowdhury, "chowdhury"}}};
+};
 /// Srinivas et al. (2012), Thm 1 (finite/compact D form): β_t = 2 log(t^{d/2+2} π² / (3δ)).
 double beta_srinivas(int t, int dim, double delta = 0.1);
 /// Chowdhury & Gopalan (2017), IGP-UCB: sqrt(β_t) = B + R sqrt(2 (γ_{t} + 1 + ln(1/δ))), with γ_t the

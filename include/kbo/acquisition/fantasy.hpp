@@ -5,6 +5,7 @@
 // row/column per pending point (GP::add_observation, O(n²) each; data-dependent kernels refactorise).
 #include <string>
 
+#include "kbo/core/enum_names.hpp"
 #include "kbo/model/gp.hpp"
 
 namespace kbo {
@@ -17,12 +18,19 @@ namespace kbo {
 ///   pushes the next suggestions furthest away from the pending points (most exploration).
 /// - None: the model ignores pending points (strategies still never repeat one).
 enum class FantasyMode { KrigingBeliever, LiarWorst, LiarMean, LiarBest, None };
+template <>
+struct EnumNames<FantasyMode> {
+  static constexpr std::array<std::pair<FantasyMode, const char*>, 5> table{
+      {{FantasyMode::KrigingBeliever, "kriging_believer"}, {FantasyMode::LiarWorst, "constant_liar_worst"},
+       {FantasyMode::LiarMean, "constant_liar_mean"}, {FantasyMode::LiarBest, "constant_liar_best"},
+       {FantasyMode::None, "none"}}};
+};
 
 /// "kriging_believer" | "constant_liar_worst" | "constant_liar_mean" | "constant_liar_best" | "none";
 /// InputError naming the allowed values otherwise.
 FantasyMode parse_fantasy_mode(const std::string& name);
 std::string to_string(FantasyMode mode);
-const char* fantasy_mode_names();  // the allowed names, comma separated (for help texts and errors)
+std::string fantasy_mode_names();  // the allowed names, comma separated (for help texts and errors)
 
 /// The value each pending row gets under `mode` (same units as gp.y()); empty for None.
 /// Kriging believer values are the posterior means of `gp` itself: conditioning on a point observed at

@@ -127,6 +127,7 @@ class AgpucbStrategy : public Strategy {
  public:
   AgpucbStrategy(StrategyConfig config, std::shared_ptr<const Space> space, AgpucbOptions options);
   Vec suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) override;
+  Vec suggest(const Mat& X, const Vec& y, const Mat& pending, const Mat& failed, int trial_index) override;
   std::string name() const override;
   nlohmann::json last_info() const override { return info_; }
 

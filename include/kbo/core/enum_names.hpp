@@ -11,7 +11,8 @@
 
 namespace kbo {
 
-/// Specialise with `static constexpr std::array<std::pair<E, const char*>, N> table{{...}};`.
+/// Specialise with `static constexpr std::array<std::pair<E, const char*>, N> table{{...}};` (canonical
+/// names, in declaration order) and optionally `aliases` of the same form (accepted, never printed).
 template <class E>
 struct EnumNames;
 
@@ -35,6 +36,9 @@ template <class E>
 E parse_enum(std::string_view key, std::string_view text) {
   for (const auto& [e, name] : EnumNames<E>::table)
     if (text == name) return e;
+  if constexpr (requires { EnumNames<E>::aliases; })
+    for (const auto& [e, name] : EnumNames<E>::aliases)
+      if (text == name) return e;
   throw InputError(std::string(key) + ": unknown value '" + std::string(text) + "' (allowed: " + enum_allowed<E>() +
                    ")");
 }

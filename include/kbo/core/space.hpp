@@ -5,6 +5,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "kbo/core/enum_names.hpp"
 #include "kbo/core/linalg.hpp"
 #include "kbo/core/random.hpp"
 
@@ -42,6 +45,17 @@ class Sobol {
 };
 
 enum class SamplingMethod { Sobol, Uniform };
+template <>
+struct EnumNames<SamplingMethod> {
+  static constexpr std::array<std::pair<SamplingMethod, const char*>, 2> table{
+      {{SamplingMethod::Sobol, "sobol"}, {SamplingMethod::Uniform, "uniform"}}};
+  static constexpr std::array<std::pair<SamplingMethod, const char*>, 1> aliases{{{SamplingMethod::Uniform, "random"}}};
+};
+/// {"type": "box", "lower": [...], "upper": [...]}, as stored with a study, and back (InputError naming
+/// the bad key; lo < hi and finite).
+nlohmann::json box_space_json(const Box& box);
+Box box_from_json(const nlohmann::json& j);
+
 SamplingMethod parse_sampling_method(const std::string& name);  // "sobol" | "uniform"
 
 /// A search space: bounds for the optimisers, sampling for initial designs, and an optional projection
@@ -56,6 +70,8 @@ class Space {
   /// Projects x onto the canonical region in place (identity by default).
   virtual void canonicalize(Vec& /*x*/) const {}
   virtual std::string describe() const = 0;
+  /// The space kind's registered name ("box", "set", …; kbo/strategy/registry.hpp), as stored with a study.
+  virtual std::string kind() const { return "box"; }
 };
 
 class BoxSpace : public Space {

@@ -27,6 +27,7 @@
 
 #include "kbo/core/linalg.hpp"
 #include "kbo/core/random.hpp"
+#include "kbo/core/registry.hpp"
 
 namespace kbo {
 
@@ -221,6 +222,17 @@ class ScalingGroup : public Group {
 /// Scaling options: "radius" (default 0.5), "max_factor" (default 2). InputError listing the allowed
 /// names, or naming the dimension constraint, otherwise.
 GroupPtr make_group(const std::string& name, int dim, const nlohmann::json& options = nlohmann::json::object());
+
+/// A family of groups by name ("blocks" of "blocks:4"): adding a group is its class plus one registration.
+struct GroupFamily {
+  std::function<GroupPtr(int dim, const std::string& argument, const nlohmann::json& options)> make;
+  bool takes_argument = false;  // "family:K"
+  bool mixes_coordinates = true;  // moves mass between coordinates (then every coordinate needs the same width)
+  std::string help;
+};
+Registry<GroupFamily>& group_families();
+/// permutation, signflip, hyperoctahedral, cyclic, blocks, rotation, scaling, custom.
+void register_builtin_groups();
 /// The names make_group accepts (for messages and --help).
 std::string group_names();
 

@@ -4,23 +4,46 @@
 #include <string>
 
 #include "kbo/acquisition/acquisition.hpp"
+#include "kbo/core/enum_names.hpp"
 #include "kbo/optimize/cmaes.hpp"
 #include "kbo/core/space.hpp"
 
 namespace kbo {
 
 enum class AcqOptimizerType { MultiStart, Cmaes, Direct };
+template <>
+struct EnumNames<AcqOptimizerType> {
+  static constexpr std::array<std::pair<AcqOptimizerType, const char*>, 3> table{
+      {{AcqOptimizerType::MultiStart, "multistart"}, {AcqOptimizerType::Cmaes, "cmaes"},
+       {AcqOptimizerType::Direct, "direct"}}};
+};
 AcqOptimizerType parse_acq_optimizer(const std::string& name);  // "multistart" | "cmaes" | "direct"
 
+// X(type, name, default): the fields stored with a study (see kbo/core/fields.hpp).
+#define KBO_ACQ_OPTIMIZER_FIELDS(X)                                                                         \
+  X(AcqOptimizerType, type, AcqOptimizerType::MultiStart)                                                   \
+  X(int, raw_samples, 512)       /* Sobol candidates scored before polishing */                              \
+  X(int, num_starts, 8)          /* best candidates polished (plus the `extra_starts`) */                    \
+  X(int, max_evaluations, 200)   /* per local run (L-BFGS / CMA-ES); total for DIRECT */                     \
+  X(double, cmaes_sigma0, 0.1)   /* CMA-ES initial step (fraction of the box width) for each start */
+
 struct AcqOptimizerOptions {
-  AcqOptimizerType type = AcqOptimizerType::MultiStart;
-  int raw_samples = 512;     // Sobol candidates scored before polishing
-  int num_starts = 8;        // best candidates polished (plus the `extra_starts`)
-  int max_evaluations = 200; // per local run (L-BFGS / CMA-ES); total for DIRECT
+#define KBO_DECLARE_FIELD(type, name, init) type name = init;
+  KBO_ACQ_OPTIMIZER_FIELDS(KBO_DECLARE_FIELD)
+#undef KBO_DECLARE_FIELD
+  // Per process / per suggestion, never stored: the strategy sets the seed for each suggestion.
   int threads = 0;           // 0 ⇒ std::thread::hardware_concurrency()
   std::uint64_t seed = 0;
-  double cmaes_sigma0 = 0.1; // CMA-ES initial step (fraction of the box width) for each start
+  bool operator==(const AcqOptimizerOptions&) const = default;
 };
+
+template <class Options, class Visitor>
+  requires std::is_same_v<std::remove_const_t<Options>, AcqOptimizerOptions>
+void visit_fields(Options& o, Visitor&& visitor) {
+#define KBO_VISIT_FIELD(type, name, init) visitor(#name, o.name);
+  KBO_ACQ_OPTIMIZER_FIELDS(KBO_VISIT_FIELD)
+#undef KBO_VISIT_FIELD
+}
 
 /// Maximises `acq` over `space` (its box; candidates and results canonicalised by the space).
 /// `extra_starts` (e.g. the incumbent, rows) are always among the starting points.

@@ -33,6 +33,7 @@ class SetSpace : public Space {
   const Box& bounds() const override { return box_; }
   void canonicalize(Vec& x) const override;
   std::string describe() const override;
+  std::string kind() const override { return "set"; }
 
   int set_size() const { return m_; }
   int element_dim() const { return d_; }

@@ -15,7 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "kbo/study/study.hpp"
+#include "kbo/core/registry.hpp"
+#include "kbo/study/trial.hpp"
 
 namespace kbo {
 
@@ -81,6 +82,16 @@ class Storage {
 /// The schema is created or migrated on first use. InputError naming the URL and the allowed forms for
 /// anything else, an unreachable server or a database kbo cannot use.
 std::shared_ptr<Storage> open_storage(const std::string& url);
+
+/// Storage backends by URL scheme (the text before the first ':').
+struct StorageEntry {
+  std::function<std::shared_ptr<Storage>(const std::string& url)> open;
+  std::string forms;  // the URL shapes it accepts, for help texts and errors
+  std::string help;
+};
+Registry<StorageEntry>& storages();
+/// memory, sqlite, postgresql (called by register_builtin_modules()).
+void register_builtin_storages();
 
 /// One line listing the storage URL forms (for error messages and --help).
 std::string storage_url_forms();

@@ -5,7 +5,9 @@
 #include <string>
 
 #include "kbo/acquisition/fantasy.hpp"
+#include "kbo/acquisition/registry.hpp"
 #include "kbo/model/hmc.hpp"
+#include "kbo/strategy/bo_model_options.hpp"
 #include "kbo/strategy/strategy.hpp"
 
 namespace kbo {
@@ -21,6 +23,7 @@ class UnitCubeSpace : public Space {
   Mat sample(int n, SamplingMethod method, Rng& rng) const override;
   void canonicalize(Vec& u) const override;
   std::string describe() const override;
+  std::string kind() const override { return original_->kind(); }
 
   Vec to_unit(const Vec& x) const { return original_->bounds().to_unit(x); }
   Vec from_unit(const Vec& u) const { return original_->bounds().from_unit(u); }
@@ -30,55 +33,6 @@ class UnitCubeSpace : public Space {
  private:
   std::shared_ptr<const Space> original_;
   Box unit_;
-};
-
-/// Model-fit knobs of BOStrategy that are not CLI flags of `kbo optimize`: read from
-/// StrategyConfig::module_options["bo"] (a JSON object whose keys are the field names below; unknown
-/// keys are an InputError). The defaults are the tested default model; `kbo bench bo --bo KEY=VALUE`
-/// sets them so each variant in docs/bench/bo.md is reproducible by a command.
-struct BOModelOptions {
-  double constant_mean_variance = 100.0;  // prior_mean "gls": c of the kernel + c term (0 ⇒ sample mean)
-  double noise_floor = 1e-6;              // lower bound of the noise variance (standardised targets)
-  double noise_cap = 1.0;                 // upper bound of the noise variance (standardised targets)
-  // Random restarts draw the noise log-uniformly in [floor, restart_noise_max]. 0.5 (was 0.1) was chosen
-  // on the selection seeds of docs/bench/bo.md: fewer Ackley-6 runs stall on the plateau.
-  double restart_noise_max = 0.5;
-  double restart_lengthscale_min = 0.05;  // … and lengthscales log-uniformly in [min, max] (unit cube)
-  double restart_lengthscale_max = 2.0;
-  // A deterministic extra start besides the warm start and the random restarts: all lengthscales =
-  // fixed_start_lengthscale, signal variance 1, noise = fixed_start_noise (0 ⇒ no such start).
-  double fixed_start_lengthscale = 0.0;
-  double fixed_start_noise = 1e-4;
-  // MAP priors, as densities of θ: Gamma(shape, rate) on each lengthscale, on the signal variance and
-  // on the noise variance (of the standardised targets). Defaults: BoTorch's SingleTaskGP priors.
-  double lengthscale_prior_shape = 3.0, lengthscale_prior_rate = 6.0;
-  double variance_prior_shape = 2.0, variance_prior_rate = 0.15;
-  double noise_prior_shape = 1.1, noise_prior_rate = 0.05;
-  int fit_evaluations = 60;               // L-BFGS evaluations per hyperparameter run
-  bool warm_start = true;                 // start from the previous fit (else only the other starts)
-  // Hyperparameter-marginalised UCB while the data are few: with n ≤ hmc_max_n observations (0 ⇒
-  // never) the UCB (acquisition "ucb" only) is the mean of UCB under hmc_keep HMC draws of θ from the
-  // MAP objective's posterior (hmc_warmup adaptation + hmc_samples kept iterations of hmc_leapfrog
-  // steps, started at the MAP fit, within the fit bounds); after that, the MAP model alone.
-  int hmc_max_n = 0;
-  int hmc_warmup = 100, hmc_samples = 40, hmc_keep = 8, hmc_leapfrog = 8;
-  // Prior mean of the GP: "worst" (default) — a constant at the worst value seen (De Ath, Fieldsend &
-  // Everson 2020, "What do you mean?": best for d ≥ 5 in their study; far from the data the model
-  // expects nothing better than the worst, so UCB explores less of the empty box boundary); "gls" —
-  // the kernel + c term above, the GLS constant (the default until this choice); "sample" — the sample
-  // mean; "quantile" — the mean_quantile quantile of the values seen. docs/bench/bo.md has the study.
-  std::string prior_mean = "worst";
-  double mean_quantile = 0.5;
-  // A second stationary kernel fitted beside config.kernel at every refit; the higher MAP objective
-  // (LML + log prior) wins, i.e. the kernel's smoothness is chosen by evidence. "none" disables it.
-  // Only when the model kernel is a plain stationary kernel (not for invariant or set kernels).
-  std::string alt_kernel = "matern32";
-  // Monotone warp of the targets before the GP: "none", "copula" or "log" (kbo/bo_targets.hpp); both
-  // warps were worse on Ackley-6 (docs/bench/bo.md) and are kept as variants.
-  std::string output_warp = "none";
-
-  static BOModelOptions from_json(const nlohmann::json& j);  // InputError on unknown keys / bad values
-  nlohmann::json to_json() const;
 };
 
 /// Standard GP-BO step: maps the space's box to the unit cube [0,1]^D (the GP always works there),
@@ -109,6 +63,7 @@ class BOStrategy : public Strategy {
   /// kernel: the model's kernel on unit-cube inputs (nullptr ⇒ built from config.kernel/ard).
   BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space, KernelPtr kernel = nullptr);
   Vec suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) override;
+  Vec suggest(const Mat& X, const Vec& y, const Mat& pending, const Mat& failed, int trial_index) override;
   std::string name() const override;
   nlohmann::json last_info() const override;
   // GP of the last suggestion (nullptr during the initial design), fitted to model_targets(y): with the
@@ -144,6 +99,8 @@ class BOStrategy : public Strategy {
   std::optional<GP> gp_alt_;    // the other kernel's model (BOModelOptions::alt_kernel); swapped with gp_ when it wins
   KernelPtr alt_kernel_;        // prototype of the alternative kernel (nullptr ⇒ none competes)
   FantasyMode fantasy_ = FantasyMode::KrigingBeliever;
+  const AcquisitionEntry* acquisition_ = nullptr;  // config.acquisition's registry entry
+  double rkhs_bound_ = 1.0;     // module_options.rkhs_bound (Chowdhury β)
   HmcCarry hmc_{0.05, Vec()};   // HMC step size and inverse mass carried from one suggestion to the next
   nlohmann::json info_ = nlohmann::json::object();
 };

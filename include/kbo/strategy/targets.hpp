@@ -3,6 +3,7 @@
 // standardisation about a chosen prior-mean level. Small pure functions, tested on their own.
 #include <string>
 
+#include "kbo/core/enum_names.hpp"
 #include "kbo/core/linalg.hpp"
 
 namespace kbo {
@@ -10,7 +11,13 @@ namespace kbo {
 /// Monotone warps of the targets: "none" (identity), "copula" (normal scores of the mid-ranks, ties
 /// share a score) or "log" (−log of the gap to the best value plus 1e-3 of the range; stretches the
 /// region near the best value). InputError on another name.
-Vec warp_targets(const Vec& y, const std::string& warp);
+enum class OutputWarp { None, Copula, Log };
+template <>
+struct EnumNames<OutputWarp> {
+  static constexpr std::array<std::pair<OutputWarp, const char*>, 3> table{
+      {{OutputWarp::None, "none"}, {OutputWarp::Copula, "copula"}, {OutputWarp::Log, "log"}}};
+};
+Vec warp_targets(const Vec& y, OutputWarp warp);
 
 /// (y − level) / s with s the sample standard deviation of y (1 if y is constant or has one entry).
 /// With a zero-mean GP on the result, `level` is the prior mean in the original units.

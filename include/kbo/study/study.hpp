@@ -12,53 +12,13 @@
 #include <nlohmann/json.hpp>
 
 #include "kbo/strategy/strategy.hpp"
+#include "kbo/study/trial.hpp"
 
 namespace kbo {
 
-enum class TrialState { Pending, Complete, Failed };
-std::string to_string(TrialState s);           // "pending" | "complete" | "failed"
-TrialState parse_trial_state(const std::string& s);
-
-struct Trial {
-  int id = -1;                  // 0, 1, 2, … within the study (also the strategy's trial_index)
-  Vec x;                        // point in the space's original coordinates
-  std::optional<double> value;  // objective value as reported (complete trials only)
-  TrialState state = TrialState::Pending;
-  std::string reason;           // why a trial failed
-  std::string worker;           // who asked for it, e.g. "optimize@host:1234"
-  double created_at = 0.0;      // Unix time, seconds
-  double finished_at = 0.0;     // 0 while pending
-  double heartbeat_at = 0.0;    // last heartbeat of its worker (Unix time); 0 = the trial has no heartbeat
-                                // (e.g. from `kbo ask`) and is never given up as lost
-  int retry_of = -1;            // >= 0: this trial re-offers the point of that trial, whose worker was lost
-};
-
-/// Reason of a trial whose worker stopped heart-beating (or died on this host) while it was pending.
-/// Such a trial does not count toward the budget: its point is re-offered as a new trial.
-inline constexpr const char* kWorkerLost = "worker lost";
-
-/// True unless the trial failed because its worker was lost (see kWorkerLost).
-bool counts_toward_budget(const Trial& t);
-
-/// What a study is: its identity (name), the meaning of its points (space) and values (direction),
-/// and the strategy configuration that `kbo ask` uses to suggest points.
-struct StudyRecord {
-  std::string name;
-  bool minimize = true;
-  nlohmann::json space;   // {"type":"box","lower":[...],"upper":[...]} (sets add set_size, element_dim)
-  nlohmann::json config;  // to_json(StrategyConfig)
-  double created_at = 0.0;
-  /// Total number of trials the study should finish (set by `kbo optimize` = --init + --iters), so that
-  /// `kbo worker` processes know when to stop. nullopt: none stored (workers then need --max-trials).
-  std::optional<int> budget;
-};
-
 // ---- (de)serialisation shared by every storage backend and the CLI ----
-nlohmann::json to_json(const StrategyConfig& c);
-/// Inverse of to_json; missing keys keep their defaults.
-StrategyConfig strategy_config_from_json(const nlohmann::json& j);
-nlohmann::json box_space_json(const Box& box);
-/// Rebuilds the space of a stored study (type "box"; InputError for types this build cannot build).
+/// Rebuilds the space of a stored study by its type's registered space kind (InputError naming the
+/// registered types otherwise).
 std::shared_ptr<const Space> space_from_json(const nlohmann::json& j);
 /// One-line human description of a stored space, e.g. "box [0, 1] x [-5, 5]".
 std::string describe_space_json(const nlohmann::json& j);
@@ -155,8 +115,11 @@ class Study {
                         const WorkOptions& options, const ProgressFn& progress = {});
 
   /// Strategy inputs from trials: completed points X and values y to MAXIMISE (negated when the
-  /// study minimises), and the points not to repeat (pending and failed trials).
-  static void strategy_data(const std::vector<Trial>& trials, bool minimize, Mat& X, Vec& y, Mat& avoid, int dim);
+  /// study minimises), the pending points (fantasies, never repeated) and the failed points (never
+  /// suggested again, not modelled). Trials failed because their worker was lost are neither: their point
+  /// is re-offered as a new pending trial.
+  static void strategy_data(const std::vector<Trial>& trials, bool minimize, Mat& X, Vec& y, Mat& pending,
+                            Mat& failed, int dim);
 
  private:
   Study(std::shared_ptr<Storage> storage, StudyRecord record);

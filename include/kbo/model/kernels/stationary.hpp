@@ -4,11 +4,20 @@
 // Log-hyperparameters, in order: log ℓ (1 or D values), then log variance.
 #include <string>
 
+#include "kbo/core/enum_names.hpp"
 #include "kbo/model/kernel.hpp"
 
 namespace kbo {
 
 enum class StationaryType { RBF, Matern12, Matern32, Matern52 };
+template <>
+struct EnumNames<StationaryType> {
+  static constexpr std::array<std::pair<StationaryType, const char*>, 4> table{
+      {{StationaryType::RBF, "rbf"}, {StationaryType::Matern12, "matern12"}, {StationaryType::Matern32, "matern32"},
+       {StationaryType::Matern52, "matern52"}}};
+  static constexpr std::array<std::pair<StationaryType, const char*>, 3> aliases{
+      {{StationaryType::RBF, "se"}, {StationaryType::RBF, "sqexp"}, {StationaryType::Matern12, "exponential"}}};
+};
 /// "rbf" (alias "se"), "matern12", "matern32", "matern52"; InputError listing them otherwise.
 StationaryType parse_stationary_type(const std::string& name);
 std::string to_string(StationaryType t);

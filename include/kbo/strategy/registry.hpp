@@ -1,0 +1,84 @@
+#pragma once
+// The registries the strategy layer builds a model and a strategy from: strategies, model kernels, space
+// kinds, kernel structures and module option sections. The research modules fill them through their
+// register_*() calls (kbo/modules.hpp); nothing here names a research module.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kbo/core/registry.hpp"
+#include "kbo/core/space.hpp"
+#include "kbo/model/kernel.hpp"
+#include "kbo/strategy/strategy.hpp"
+
+namespace kbo {
+
+struct StrategyEntry {
+  std::function<std::unique_ptr<Strategy>(const StrategyConfig&, std::shared_ptr<const Space>)> make;
+  /// StrategyConfig keys the strategy uses; any other key given explicitly is an error naming both.
+  std::vector<std::string> honours;
+  /// module_options sections it reads (e.g. "bo").
+  std::vector<std::string> sections;
+  /// Older studies may hold this section's keys at the top of module_options (A-GP-UCB's first form).
+  std::string flat_section;
+  std::string help;
+};
+Registry<StrategyEntry>& strategies();
+
+/// Stationary kernels of the model by name (rbf, matern12, matern32, matern52).
+struct KernelEntry {
+  std::function<KernelPtr(int dim, bool ard, double lengthscale, double variance)> make;
+  std::string help;
+};
+Registry<KernelEntry>& model_kernels();
+
+/// What a space's "type" means: how a stored space is rebuilt, and how the model kernel is built on it.
+struct SpaceKindEntry {
+  std::function<std::shared_ptr<const Space>(const nlohmann::json&)> from_json;
+  /// The GP kernel on unit-cube inputs; nullptr ⇒ the base kernel, wrapped by a structure if one is asked for.
+  std::function<KernelPtr(const StrategyConfig&, const Space&)> model_kernel;
+  /// StrategyConfig keys only meaningful on this kind of space (e.g. set_kernel for sets).
+  std::vector<std::string> honours;
+  std::string help;
+};
+Registry<SpaceKindEntry>& space_kinds();
+
+/// A structure that wraps the base kernel when its config key is not "none" (the invariance module
+/// registers "invariance": config.invariance names the group).
+struct KernelStructureEntry {
+  std::function<KernelPtr(KernelPtr base, const StrategyConfig&, const Space&)> wrap;
+  /// Checks the structure's config (group spec…) for a space of dimension dim; InputError naming it.
+  std::function<void(const StrategyConfig&, int dim)> validate;
+  /// StrategyConfig keys used only with this structure (e.g. invariant_kernel).
+  std::vector<std::string> honours;
+  std::string help;
+};
+Registry<KernelStructureEntry>& kernel_structures();
+
+/// A section of StrategyConfig::module_options ("bo", "agpucb", "invariance", "rkhs_bound").
+struct OptionSectionEntry {
+  /// Parses the section's value as its owner does (unknown keys at any depth, types); InputError naming it.
+  std::function<void(const nlohmann::json& value, const StrategyConfig&, int dim)> validate;
+  /// Whether the configuration reads the section; nullptr ⇒ when the strategy lists it in `sections`.
+  std::function<bool(const StrategyConfig&)> used;
+  std::string help;
+};
+Registry<OptionSectionEntry>& option_sections();
+
+/// gpucb, random, the stationary kernels, the "box" space kind and the "bo"/"rkhs_bound" sections.
+void register_builtin_strategies();
+
+/// module_options with a strategy's flat section wrapped ({"lambda": 1} → {"agpucb": {"lambda": 1}}).
+nlohmann::json normalized_module_options(const StrategyConfig& c);
+
+/// The GP kernel on UNIT-CUBE inputs for `space`: the space kind's kernel, or the base kernel
+/// (config.kernel/ard) wrapped by the structure config asks for (config.invariance).
+KernelPtr make_model_kernel(const StrategyConfig& config, const Space& space);
+
+/// The strategy config.strategy names, built for `space`.
+std::unique_ptr<Strategy> make_strategy(const StrategyConfig& config, std::shared_ptr<const Space> space);
+
+}  // namespace kbo

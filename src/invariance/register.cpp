@@ -1,0 +1,55 @@
+// The invariance module's registrations: its groups, the "invariance" kernel structure (the max or
+// orbit-averaged kernel around config.invariance's group) and the "invariance" options section.
+#include "kbo/invariance/register.hpp"
+
+#include <cmath>
+
+#include "kbo/invariance/groups.hpp"
+#include "kbo/invariance/kernels.hpp"
+#include "kbo/strategy/registry.hpp"
+
+namespace kbo {
+
+namespace {
+
+const GroupFamily& family_of(const std::string& spec) {
+  return group_families().get(spec.substr(0, spec.find(':')));
+}
+
+// The group acts on the unit-cube image of the box around its centre: the box's own symmetry only when
+// every coordinate the group mixes has the same width.
+void check_widths(const StrategyConfig& c, const Space& space) {
+  if (!family_of(c.invariance).mixes_coordinates) return;
+  const Vec width = space.bounds().upper - space.bounds().lower;
+  if ((width.array() - width[0]).abs().maxCoeff() > 1e-12 * std::abs(width[0]))
+    throw InputError("invariance " + c.invariance + " permutes coordinates: every dimension needs the same width in --bounds");
+}
+
+nlohmann::json invariance_options(const StrategyConfig& c) {
+  return c.module_options.value("invariance", nlohmann::json::object());
+}
+
+}  // namespace
+
+void register_invariance_module() {
+  register_builtin_groups();
+  kernel_structures().add(
+      "invariance",
+      {[](KernelPtr base, const StrategyConfig& c, const Space& space) {
+         check_widths(c, space);
+         return make_invariant_kernel(std::move(base), c.invariance, enum_name(c.invariant_kernel),
+                                      Vec::Constant(space.dim(), 0.5), invariance_options(c));
+       },
+       [](const StrategyConfig& c, int dim) {
+         if (dim > 0) make_group(c.invariance, dim, invariance_options(c));
+         else family_of(c.invariance);
+       },
+       {"invariant_kernel"},
+       "a kernel invariant under config.invariance's group (max or orbit-averaged)"});
+  option_sections().add("invariance",
+                        {[](const nlohmann::json& v, const StrategyConfig&, int) { InvariantOptions::from_json(v); },
+                         [](const StrategyConfig& c) { return c.invariance != "none"; },
+                         "invariant kernel options (path, projection, normalize, fit, quadrature, radius, max_factor, matrices)"});
+}
+
+}  // namespace kbo
