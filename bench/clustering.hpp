@@ -1,5 +1,5 @@
 #pragma once
-// Clustering pieces of the set-BO clustering-initialisation study (paper 001 §4.4, SPEC §1.6):
+// Clustering pieces of the set-BO clustering-initialisation study (paper 001 §4.4, docs/papers.md#sets-clustering):
 // Lloyd's k-means from given centres, k-means++ seeding, soft k-means cost (eq. 28), a Gaussian mixture
 // fitted by EM from given means, the adjusted Rand index, data loading and a 70/30 split.
 #include <string>

@@ -1,14 +1,15 @@
 #pragma once
-// `kbo bench invariance` (paper 003, Table 2 / Figure 4; SPEC §3.5–3.6b): GP-UCB with the base kernel,
-// the orbit-averaged kernel (unnormalised / normalised) and the max kernel (kbo default / the paper's
-// always-projected form) on invariant test functions, plus timing figures.
+// `kbo bench invariance` (paper 003, Table 2 / Figure 4; docs/papers.md#invariance-bo-protocol,
+// #invariance-benchmarks, #invariance-fixed-point-artifact): GP-UCB with the base kernel, the orbit-averaged kernel
+// (unnormalised / normalised) and the max kernel (kbo default / the paper's always-projected form) on invariant
+// test functions, plus timing figures.
 //
-// Protocol (reference code of the paper, SPEC §3.5): 5 uniform initial points in the unit cube, then
-// per iteration: hyperparameters fitted (MAP, kbo's default priors) on the BASE kernel for every
-// variant, UCB with β_t = 0.5·d·log(2t) (t = observations so far), acquisition maximised by kbo's
-// multistart optimiser; noisy observations with variance 1% of the function's variance over the box
-// (estimated from 4096 uniform samples — the paper's fraction was lost, SPEC flags it). Regret is on
-// the noiseless function. Initial designs and noise draws are common to all variants of a seed.
+// Protocol (reference code of the paper, docs/papers.md#invariance-bo-protocol): 5 uniform initial points in
+// the unit cube, then per iteration: hyperparameters fitted (MAP, kbo's default priors) on the BASE kernel for
+// every variant, UCB with β_t = 0.5·d·log(2t) (t = observations so far), acquisition maximised by kbo's
+// multistart optimiser; noisy observations with variance 1% of the function's variance over the box (estimated
+// from 4096 uniform samples — the paper's fraction was lost, docs/papers.md#invariance-bo-protocol flags it).
+// Regret is on the noiseless function. Initial designs and noise draws are common to all variants of a seed.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -35,9 +36,9 @@ struct InvarianceTask {
   std::string description;
 };
 
-/// ackley2d, griewank6d, rastrigin5d, radial2d, scaling2d, wlan8d; the fixed-point-free variants
-/// ackley2d-fpf, griewank6d-fpf, rastrigin5d-fpf (SPEC §3.6b); and ackley<d>d / rastrigin<d>d for
-/// the group-size sweep. InputError naming them otherwise.
+/// ackley2d, griewank6d, rastrigin5d, radial2d, scaling2d, wlan8d; the fixed-point-free variants ackley2d-fpf,
+/// griewank6d-fpf, rastrigin5d-fpf (docs/papers.md#invariance-fixed-point-artifact); and ackley<d>d /
+/// rastrigin<d>d for the group-size sweep. InputError naming them otherwise.
 InvarianceTask make_invariance_task(const std::string& name);
 std::string invariance_task_names();
 

@@ -18,7 +18,7 @@ using namespace kbo::kfo;
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-// ---- paper numbers (SPEC §0.12; Table 1 test error %, Table 2 test NLL) ----
+// ---- paper numbers (docs/papers.md#kfo-reported-numbers; Table 1 test error %, Table 2 test NLL) ----
 struct PaperSvm {
   const char* name;
   const char* file;

@@ -1,5 +1,6 @@
 #pragma once
-// Set-valued test problems and the BO-over-sets baselines of paper 001 (SPEC §1.4–1.5).
+// Set-valued test problems and the BO-over-sets baselines of paper 001 (docs/papers.md#sets-baselines,
+// #sets-synthetic-functions).
 #include <functional>
 #include <memory>
 #include <string>
@@ -19,16 +20,17 @@ struct SetProblem {
   double optimum = 0.0;  // min f = min g (all elements at a minimiser of g)
 };
 
-/// Synthetic 1 (d = 1): g(x) = sin(2‖x‖) + |0.05‖x‖| on [−10, 10] (domain: ASSUMPTION, SPEC §1.5).
+/// Synthetic 1 (d = 1): g(x) = sin(2‖x‖) + |0.05‖x‖| on [−10, 10] (domain: ASSUMPTION,
+/// docs/papers.md#sets-synthetic-functions).
 SetProblem synthetic1(int m = 20);
 /// Synthetic 2 (d = 2): g(x) = −Σ_{i=1..8} N(x; μ_i, I₂) on [−10, 10]², μ_i on the circle of radius 6
 /// around the origin at angles 2πi/8 (the paper's means are only drawn in its Fig. 3: ASSUMPTION).
 SetProblem synthetic2(int m = 20);
 std::vector<Vec> synthetic2_means();
 
-/// "Split" baseline (SPEC §1.4): m independent GP-BO problems on R^d. Observed sets are ordered by
-/// ascending ℓ2 norm; the i-th elements with the shared y form the i-th data set; each BO proposes one
-/// element and the m proposals form the next set. Sub-strategies use `config` with seeds seed+i.
+/// "Split" baseline (docs/papers.md#sets-baselines): m independent GP-BO problems on R^d. Observed sets are
+/// ordered by ascending ℓ2 norm; the i-th elements with the shared y form the i-th data set; each BO proposes
+/// one element and the m proposals form the next set. Sub-strategies use `config` with seeds seed+i.
 class SplitStrategy : public Strategy {
  public:
   SplitStrategy(const StrategyConfig& config, std::shared_ptr<const SetSpace> space);

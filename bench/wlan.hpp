@@ -1,6 +1,6 @@
 #pragma once
-// WLAN access-point placement simulator (paper 003, App. E; SPEC §3.6): K APs placed in a square area,
-// U users at fixed random positions, each user associated to its NEAREST AP. Received power by the
+// WLAN access-point placement simulator (paper 003, App. E; docs/papers.md#invariance-wlan): K APs placed in a
+// square area, U users at fixed random positions, each user associated to its NEAREST AP. Received power by the
 // log-distance path-loss model P[dBm] = P_tx − (L0 + 10 γ log10(max(d, d0)/d0)); SINR of user u with AP a:
 // P_{a,u} / (N0 + Σ_{a'≠a} P_{a',u}) (all in mW, every AP transmitting: worst-case interference);
 // QoS = Shannon capacity B log2(1 + SINR) in Mbps; objective = Σ_u QoS (to MAXIMISE). Invariant under

@@ -1,4 +1,5 @@
-// Orbit-averaged kernel (SPEC §3.4): k_avg(x, y) = Σ_a Σ_b w_a w_b k(L_a x, R_b y), where
+// Orbit-averaged kernel (docs/papers.md#invariance-averaged-kernel):
+// k_avg(x, y) = Σ_a Σ_b w_a w_b k(L_a x, R_b y), where
 //   orbit   L = {id}, R = G, w = 1/|G|            (isotropic base: k(gx, g'y) = k(x, g⁻¹g'y))
 //   orbit2  L = R = G, w = 1/|G|                  (any base: the |G|² form)
 //   angles  L = {id}, R = m rotations 2πk/m        (rotation, non-RBF isotropic base)

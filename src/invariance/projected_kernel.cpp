@@ -1,4 +1,4 @@
-// PSD surrogate of the max kernel on the design set (SPEC §3.2, paper eqs. 6–7).
+// PSD surrogate of the max kernel on the design set (docs/papers.md#invariance-psd-projection, paper eqs. 6–7).
 #include <sstream>
 
 #include <Eigen/Eigenvalues>

@@ -119,7 +119,7 @@ INSTANTIATE_TEST_SUITE_P(Both, KfoBasisConventions,
 
 TEST(KfoBasis, PaperGridRankIsTheNumberOfDistinctPairDistances) {
   // With eq. (3) every hyper-Gram entry depends only on the two within-pair distances, so the rank is at most
-  // the number of distinct distances: m on an equispaced grid (SPEC §0.1).
+  // the number of distinct distances: m on an equispaced grid (docs/papers.md#kfo-hyperkernel).
   BasisOptions o;
   o.base_points = 6;
   o.components = 36;

@@ -1,4 +1,5 @@
-// KFO with the GP log marginal likelihood objective on a small synthetic task (triangular wave, SPEC §0.10).
+// KFO with the GP log marginal likelihood objective on a small synthetic task (triangular wave,
+// docs/papers.md#kfo-synthetic-functions).
 #include <gtest/gtest.h>
 
 #include <cmath>

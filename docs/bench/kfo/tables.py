@@ -2,7 +2,7 @@
 """Prints the Markdown tables of docs/bench/kfo.md from the JSON that `kbo bench kfo` wrote (docs/bench/kfo/*.json),
 so every number in the document can be checked against the JSON: `/usr/bin/python3 docs/bench/kfo/tables.py`.
 
-The paper's columns are copied from bench/kfo_bench.cpp (kPaperSvm, kPaperGp; SPEC §0.12)."""
+The paper's columns are copied from bench/kfo_bench.cpp (kPaperSvm, kPaperGp; docs/papers.md#kfo-reported-numbers)."""
 import json
 import os
 import statistics

@@ -3,7 +3,7 @@
 // RKHS-norm bound grows over time, θ_t = θ₀/g(t), B_t = b(t)·g(t)^d·B₀, so that the function class
 // eventually contains the true function although θ and B are unknown. The overall scaling h(t) is
 // chosen each iteration by matching a regret estimate R̄_t(h) to a sublinear reference p(t) = t^p.
-// See SPEC §2; equation numbers are the paper's.
+// See docs/papers.md#adaptive; equation numbers are the paper's.
 //
 // Also the baselines of the paper's experiments: GP-UCB with MAP or HMC-marginalised lengthscales and
 // an empirical constant β (standardised data), and the modified Wang & de Freitas (2014) line search
@@ -27,7 +27,7 @@ namespace kbo {
 // Schedule pieces (pure functions, tested in isolation)
 
 /// Split of the overall scaling h ≥ 1 into lengthscale scaling g and norm scaling b with weight λ ≥ 0:
-/// g^d = 1 + ε_g, b = 1 + λ ε_g, (1 + ε_g)(1 + λ ε_g) = h (SPEC §2.3, closed form).
+/// g^d = 1 + ε_g, b = 1 + λ ε_g, (1 + ε_g)(1 + λ ε_g) = h (docs/papers.md#adaptive-scaling-split, closed form).
 struct Scaling {
   double h = 1.0, eps_g = 0.0, g = 1.0, b = 1.0;
 };
@@ -47,9 +47,10 @@ struct BoundEstimateInputs {
   double g_prev = 1.0;       // g(t−1)
   double info_prev = 0.0;    // I_{θ_{t−1}}(y_t; f): information gain of the current data at g(t−1)
 };
-/// R̄_t(h) = sqrt(C₁ t β_t(h) I(h)) with I(h) = (g(h)/g(t−1))^d I_{θ_{t−1}} (SPEC §2.4: the mutual
-/// information's dependence on g is made explicit by Proposition 4, so no kernel inversion per h) and
-/// β_t^{1/2}(h) = b(h) g(h)^d B₀ + 4σ sqrt(I(h) + 1 + ln(1/δ)). Increasing in h.
+/// R̄_t(h) = sqrt(C₁ t β_t(h) I(h)) with I(h) = (g(h)/g(t−1))^d I_{θ_{t−1}}
+/// (docs/papers.md#adaptive-regret-estimators: the mutual information's dependence on g is made explicit by
+/// Proposition 4, so no kernel inversion per h) and β_t^{1/2}(h) = b(h) g(h)^d B₀ + 4σ sqrt(I(h) + 1 + ln(1/δ)).
+/// Increasing in h.
 double bound_regret_estimate(double h, const BoundEstimateInputs& in);
 
 /// h*(t): the smallest h ≥ h_prev with R(h) ≥ target, for R non-decreasing in h: R(h_prev) ≥ target
@@ -71,7 +72,8 @@ enum class RegretEstimator {
   None,     // h ≡ 1: plain GP-UCB with θ₀ (or MAP) and B₀, Lemma-1 β
   Bound,    // eq. 15
   OneStep,  // eq. 16 (refits the GP and maximises UCB at each trial h)
-  Wang      // modified Wang & de Freitas (2014): smallest h with σ_t(x_{t+1}(h)) ≥ κ (SPEC §2.7)
+  Wang      // modified Wang & de Freitas (2014): smallest h with σ_t(x_{t+1}(h)) ≥ κ
+            // (docs/papers.md#adaptive-wang-de-freitas)
 };
 enum class MapCombination {
   None,     // θ_t = θ₀ / g(t) (Algorithm 1)

@@ -1,5 +1,5 @@
 #pragma once
-// Group-invariant kernels built on any base kernel (paper 003, SPEC §3).
+// Group-invariant kernels built on any base kernel (paper 003, docs/papers.md#invariance).
 //
 //   MaxKernel        k_max(x, y) = max_g k(x, g y)            (symmetric, invariant, NOT PSD in general)
 //   ProjectedKernel  k̃(x, y) = k_max(x, D) K₊^† k_max(D, y)    (PSD surrogate on the design set D, eq. 7)
@@ -16,8 +16,9 @@
 // Fast paths (isotropic kbo::StationaryKernel base, φ decreasing): max_g k(x, g y) = v φ(min_g ||x − g y||/ℓ)
 // and the nearest orbit point is found in closed form (Group::align, see groups.hpp); the brute-force
 // enumeration (finite groups) is the reference. Continuous groups (rotation, scaling) need an isotropic
-// stationary base; the rotation average uses the Bessel closed form for RBF (SPEC §3.6) and an m-angle
-// rule otherwise, the scaling average a Gauss–Legendre rule over the factor range.
+// stationary base; the rotation average uses the Bessel closed form for RBF
+// (docs/papers.md#invariance-continuous-groups) and an m-angle rule otherwise, the scaling average a
+// Gauss–Legendre rule over the factor range.
 //
 // Hyperparameters: every invariant kernel has exactly its base kernel's log-parameters (same order), so
 // a θ fitted on the base kernel can be plugged in unchanged. The paper (and its code) fits them on the
@@ -146,8 +147,8 @@ class AveragedKernel : public Kernel, public FitSurrogateProvider {
   Vec factors_, factor_weights_;  // scaling: Gauss–Legendre rule in log a  // left_ = {identity} for one-sided forms
 };
 
-/// k(x, y)/sqrt(k(x, x) k(y, y)): unit prior variance everywhere (SPEC §3.6b: the unnormalised averaged
-/// kernel has its full prior variance only at fixed points of the group).
+/// k(x, y)/sqrt(k(x, x) k(y, y)): unit prior variance everywhere (docs/papers.md#invariance-fixed-point-artifact:
+/// the unnormalised averaged kernel has its full prior variance only at fixed points of the group).
 class NormalizedKernel : public Kernel, public FitSurrogateProvider {
  public:
   explicit NormalizedKernel(KernelPtr inner);
@@ -168,8 +169,8 @@ class NormalizedKernel : public Kernel, public FitSurrogateProvider {
   KernelPtr inner_;
 };
 
-/// PSD surrogate of the max kernel on the design set D (SPEC §3.2): K = k_max(D, D) = V Λ Vᵀ,
-/// K₊^† = V₊ Λ₊⁻¹ V₊ᵀ over eigenvalues ≥ threshold, k̃(x, y) = k_max(x, D) K₊^† k_max(D, y).
+/// PSD surrogate of the max kernel on the design set D (docs/papers.md#invariance-psd-projection):
+/// K = k_max(D, D) = V Λ Vᵀ, K₊^† = V₊ Λ₊⁻¹ V₊ᵀ over eigenvalues ≥ threshold, k̃(x, y) = k_max(x, D) K₊^† k_max(D, y).
 /// condition_on(X) (and any change of hyperparameters once conditioned) rebuilds it: O(n² cost(k_max))
 /// + one O(n³) eigendecomposition; a query then costs O(n cost(k_max) + n r). Before the first
 /// condition_on, and when `project` is false, it is the raw max kernel.

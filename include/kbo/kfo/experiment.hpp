@@ -20,8 +20,9 @@ namespace kbo::kfo {
 enum class Task { Classification, Regression };
 Task parse_task(const std::string& name);  // "classification" | "regression"
 
-/// Kreĭn → PSD for GP kernels (SPEC §0.8): α-clipping (the paper; default), the spectrum flip of the training
-/// Gram extended consistently to test points (the authors' regression code; SpectrumFlipKernel), or none.
+/// Kreĭn → PSD for GP kernels (docs/papers.md#kfo-krein-fixes): α-clipping (the paper; default), the spectrum
+/// flip of the training Gram extended consistently to test points (the authors' regression code;
+/// SpectrumFlipKernel), or none.
 enum class GpPsdFix { AlphaClip, Flip, None };
 GpPsdFix parse_gp_psd(const std::string& name);  // "alpha-clip" | "flip" | "none"
 std::string to_string(GpPsdFix fix);

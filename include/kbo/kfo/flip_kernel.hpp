@@ -1,6 +1,6 @@
 #pragma once
-// Spectrum flip of an indefinite kernel for GPs (KFO §3.3, SPEC §0.8: the authors' regression code flips
-// K_xx; the paper's default for GPs is α-clipping, kbo offers the flip as an option).
+// Spectrum flip of an indefinite kernel for GPs (KFO §3.3, docs/papers.md#kfo-krein-fixes: the authors' regression
+// code flips K_xx; the paper's default for GPs is α-clipping, kbo offers the flip as an option).
 //
 // With the training Gram K = Z Λ Zᵀ (K = inner kernel on the GP's training inputs R) the flip is
 // K̂_train = Z |Λ| Zᵀ = K + 2 Z₋ |Λ₋| Z₋ᵀ, Z₋/Λ₋ the eigenpairs with λ < 0. It is extended to any points by

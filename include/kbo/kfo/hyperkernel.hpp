@@ -33,7 +33,8 @@ double harmonic_d_r1(double r1, double r2, const HyperkernelParams& p);
 
 /// Eq. (3) on two pairs (a, b) and (c, d): r1 = ||a − b||, r2 = ||c − d||.
 double hyperkernel(const Vec& a, const Vec& b, const Vec& c, const Vec& d, const HyperkernelParams& p);
-/// The authors' grid-Gram form (SPEC §0.1): (1 − λh) / (1 − λh m(||a − c||) m(||b − d||)) ("cross-pair").
+/// The authors' grid-Gram form (docs/papers.md#kfo-hyperkernel):
+/// (1 − λh) / (1 − λh m(||a − c||) m(||b − d||)) ("cross-pair").
 double hyperkernel_cross(const Vec& a, const Vec& b, const Vec& c, const Vec& d, const HyperkernelParams& p);
 
 enum class GridConvention {

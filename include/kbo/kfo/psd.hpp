@@ -1,5 +1,5 @@
 #pragma once
-// Kreĭn → PSD fixes for Gram matrices of an indefinite learned kernel (KFO §3.3, SPEC §0.8).
+// Kreĭn → PSD fixes for Gram matrices of an indefinite learned kernel (KFO §3.3, docs/papers.md#kfo-krein-fixes).
 // With the training Gram C = Z Λ Zᵀ and an eigen-indicator ϑ = Z D Zᵀ:
 //   Clip: D = diag(1[λ ≥ 0]), Ĉ_train = ϑ C = Z max(Λ, 0) Zᵀ (the Frobenius-nearest PSD matrix);
 //   Flip: D = diag(sign λ),   Ĉ_train = ϑ C = Z |Λ| Zᵀ;

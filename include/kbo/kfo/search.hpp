@@ -4,7 +4,8 @@
 //   K# ← z_start (paper: 0)
 //   for s = 1..S: draw d directions β ~ N(0, I_N) (B = [β_1 … β_d]); z(λ) = z# + B λ, λ ∈ [lambda_lo, 1]^d;
 //                 n_init random λ, then T GP-UCB steps: outer GP with an SE kernel on z (kbo::GP, inputs z),
-//                 β_t = 2 log(t^{d/2+2} π² / (3δ)) (SPEC §0.5, t = step within the subspace), UCB maximised over λ;
+//                 β_t = 2 log(t^{d/2+2} π² / (3δ)) (docs/papers.md#kfo-subspace-search, t = step within the
+//                 subspace), UCB maximised over λ;
 //                 after the subspace K# ← the best z seen so far.
 // Paper: GP on all data so far; authors' code: reset_gp_per_subspace = true, lambda_lo = 0.1, d = 1.
 #include <cstdint>

@@ -1,6 +1,6 @@
 #pragma once
-// Kernels on sets (paper 001, SPEC §1.1–1.2). A point is a flat set of m elements of R^d (row-major
-// m x d block, see set_space.hpp).
+// Kernels on sets (paper 001, docs/papers.md#sets-set-kernel, #sets-approximate-set-kernel). A point is a flat
+// set of m elements of R^d (row-major m x d block, see set_space.hpp).
 //
 // Full:   k_set(X, Y) = 1/(m·m) Σ_a Σ_b k(x_a, y_b)  for a stationary base kernel k (Matérn-5/2 in the
 //         paper). Gram and cross matrices stack the elements of all sets, form ONE matrix of squared
