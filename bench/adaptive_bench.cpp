@@ -278,7 +278,7 @@ int run_adaptive_bench(const AdaptiveBenchOptions& o, std::ostream& log) {
     } else if (name == "berkenkamp") {
       const double fstar = maximize_1d(berkenkamp_function).second;
       const double fmin = -maximize_1d([](double x) { return -berkenkamp_function(x); }).second;
-      t.title = "0.6x + N(x; 0.2, 0.08²)/8 (SPEC §2.8)";
+      t.title = "0.6x + N(x; 0.2, 0.08²)/8 (docs/papers.md#adaptive-berkenkamp-function)";
       t.budget = o.budget_1d;
       t.seeds = o.seeds;
       t.noise_std = o.noise_std;
