@@ -45,7 +45,13 @@ void register_invariance_module() {
          else family_of(c.invariance);
        },
        {"invariant_kernel"},
-       "a kernel invariant under config.invariance's group (max or orbit-averaged)"});
+       // The help of this structure is the list of groups it accepts (the option table shows it).
+       [] {
+         std::string list;
+         for (const auto& name : group_families().names())
+           list += (list.empty() ? "" : ", ") + name + (group_families().get(name).takes_argument ? ":K" : "");
+         return list;
+       }()});
   option_sections().add("invariance",
                         {[](const nlohmann::json& v, const StrategyConfig&, int) { InvariantOptions::from_json(v); },
                          [](const StrategyConfig& c) { return c.invariance != "none"; },

@@ -175,11 +175,22 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
 
     // Pending points enter as fantasies (config.fantasy) on a copy of the fitted model: same θ and
     // normalisation, the factor extended by one row/column per point (no refit).
+    // Failed points first (BOModelOptions::failed_points), then the pending ones.
     const Mat Pu = pending.rows() > 0 ? unit_->rows_to_unit(pending) : Mat(0, D);
+    const Mat Fu = failed.rows() > 0 ? unit_->rows_to_unit(failed) : Mat(0, D);
+    const FantasyMode failed_mode = model_options_.failed_points == FailedPoints::Worst     ? FantasyMode::LiarWorst
+                                    : model_options_.failed_points == FailedPoints::Pending ? fantasy_
+                                                                                            : FantasyMode::None;
+    const bool conditions = (Fu.rows() > 0 && failed_mode != FantasyMode::None) ||
+                            (Pu.rows() > 0 && fantasy_ != FantasyMode::None);
+    auto condition = [&](const GP& g) {
+      GP out = Fu.rows() > 0 && failed_mode != FantasyMode::None ? condition_on_pending(g, Fu, failed_mode) : g;
+      return Pu.rows() > 0 && fantasy_ != FantasyMode::None ? condition_on_pending(out, Pu, fantasy_) : out;
+    };
     const GP* model = &*gp_;
     std::optional<GP> fantasy;
-    if (Pu.rows() > 0 && fantasy_ != FantasyMode::None) {
-      fantasy.emplace(condition_on_pending(*gp_, Pu, fantasy_));
+    if (conditions) {
+      fantasy.emplace(condition(*gp_));
       model = &*fantasy;
     }
 
@@ -188,8 +199,8 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     std::vector<GP> draws;  // must outlive acq
     if (model_options_.hmc_max_n > 0 && X.rows() <= model_options_.hmc_max_n && acquisition_->hmc_average) {
       draws = hmc_models(trial_index);
-      if (Pu.rows() > 0 && fantasy_ != FantasyMode::None)
-        for (auto& m : draws) m = condition_on_pending(m, Pu, fantasy_);
+      if (conditions)
+        for (auto& m : draws) m = condition(m);
     }
     if (!draws.empty()) {
       std::vector<std::unique_ptr<Acquisition>> parts;
@@ -217,10 +228,10 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     if (auto* ucb = dynamic_cast<const UpperConfidenceBound*>(acq.get())) info_["beta"] = ucb->beta();
     info_["fit_seconds"] = fit_seconds;
     info_["acq_seconds"] = seconds_since(t1);
-    info_["n_fantasies"] = fantasy ? pending.rows() : 0;
-    if (fantasy) info_["fantasy"] = to_string(fantasy_);
+    info_["n_fantasies"] = fantasy && fantasy_ != FantasyMode::None ? pending.rows() : 0;
+    if (fantasy && Pu.rows() > 0 && fantasy_ != FantasyMode::None) info_["fantasy"] = to_string(fantasy_);
+    if (Fu.rows() > 0) info_["failed_points"] = {{"n", Fu.rows()}, {"model", enum_name(model_options_.failed_points)}};
 
-    const Mat Fu = failed.rows() > 0 ? unit_->rows_to_unit(failed) : Mat(0, D);
     if (!u.allFinite() || min_distance(u, Pu) < kRepeatTolerance || min_distance(u, U) < kRepeatTolerance ||
         min_distance(u, Fu) < kFailedRadius) {
       info_["repeat_replaced_by_random"] = true;

@@ -12,6 +12,7 @@
 #include "kbo/acquisition/registry.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/strategy/registry.hpp"
+#include "kbo/storage/storage.hpp"
 #include "kbo/study/study.hpp"
 
 namespace kbo {
@@ -85,6 +86,15 @@ std::string bounds_text(const nlohmann::json& v) {
   return out;
 }
 
+/// The invariance groups the registered kernel structure accepts (registered by the invariance module).
+std::string group_list() {
+  std::string list;
+  for (const auto& name : kernel_structures().names())
+    if (!kernel_structures().get(name).help.empty()) list += (list.empty() ? "" : ", ") + kernel_structures().get(name).help;
+  return list.empty() ? "(no invariance module registered)" : list;
+}
+
+// Built at first use, after register_builtin_modules(): the help texts list what is registered.
 std::vector<OptionSpec> build_table() {
   std::vector<OptionSpec> t;
   using K = OptionKind;
@@ -93,7 +103,7 @@ std::vector<OptionSpec> build_table() {
     t.push_back({std::move(name), kind, group, in_config, std::move(field), std::move(help), std::move(apply)});
   };
   // ---- where
-  add("storage", K::String, kWhere, "", "memory | sqlite:PATH | postgresql://USER@HOST:PORT/DB | postgresql:///DB?host=/socket/dir (default memory)",
+  add("storage", K::String, kWhere, "", storage_url_forms() + " (default memory)",
       [](StudyOptions& o, const nlohmann::json& v) { o.storage = text("storage", v); });
   add("study", K::String, kWhere, "", "study name (default 'default')", [](StudyOptions& o, const nlohmann::json& v) {
     o.study = text("study", v);
@@ -141,13 +151,13 @@ std::vector<OptionSpec> build_table() {
   add("json", K::Flag, kOutput, "", "print one JSON object instead of a table",
       [](StudyOptions& o, const nlohmann::json& v) { o.json = flag("json", v); });
   // ---- strategy (each sets one StrategyConfig field; check_study_options rejects what the strategy ignores)
-  add("strategy", K::String, kStrategy, "strategy", "gpucb | agpucb | random (default gpucb)",
+  add("strategy", K::String, kStrategy, "strategy", strategies().allowed() + " (default gpucb)",
       [](StudyOptions& o, const nlohmann::json& v) {
         const std::string name = text("strategy", v);
         strategies().get(name);
         o.strategy.strategy = strategies().canonical(name);
       });
-  add("kernel", K::String, kStrategy, "kernel", "rbf | matern12 | matern32 | matern52 (default matern52)",
+  add("kernel", K::String, kStrategy, "kernel", model_kernels().allowed() + " (default matern52)",
       [](StudyOptions& o, const nlohmann::json& v) {
         const std::string name = text("kernel", v);
         model_kernels().get(name);
@@ -157,7 +167,7 @@ std::vector<OptionSpec> build_table() {
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.ard = flag("ard", v); });
   add("no-ard", K::Flag, kStrategy, "ard", "one lengthscale for all coordinates",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.ard = !flag("no_ard", v); });
-  add("acq", K::String, kStrategy, "acquisition", "ucb | ei | pi (default ucb)",
+  add("acq", K::String, kStrategy, "acquisition", acquisitions().allowed() + " (default ucb)",
       [](StudyOptions& o, const nlohmann::json& v) {
         const std::string name = text("acq", v);
         acquisitions().get(name);
@@ -185,8 +195,8 @@ std::vector<OptionSpec> build_table() {
         o.strategy.acq_optimizer.type = one_of<AcqOptimizerType>("acq_optimizer", v);
       });
   add("invariance", K::String, kStrategy, "invariance",
-      "group the objective is invariant under, acting about the box centre: none | permutation | signflip | "
-      "hyperoctahedral | blocks:K | cyclic | rotation | scaling | custom (default none)",
+      "group the objective is invariant under, acting about the box centre (0.5 on the unit cube of the bounds): none, " +
+          group_list() + " (default none; `kbo options` describes each)",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.invariance = text("invariance", v); });
   add("invariant-kernel", K::String, kStrategy, "invariant_kernel", "max | average (default max; with invariance)",
       [](StudyOptions& o, const nlohmann::json& v) {

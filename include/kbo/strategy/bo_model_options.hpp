@@ -15,6 +15,18 @@ namespace kbo {
 /// explores less of the empty box boundary); the GLS constant (kernel + c term); the sample mean; or the
 /// mean_quantile quantile of the values seen. docs/bench/bo.md has the study.
 enum class PriorMean { Worst, Gls, Sample, Quantile };
+/// What a failed trial's point does to the model (its value is unknown: not an observation):
+/// - Worst: a fantasy at the worst value observed (no refit), so the acquisition turns away from regions
+///   that fail; - Pending: the pending trials' fantasy (config.fantasy; the behaviour before failed points
+///   were told apart); - Avoid: nothing, the point is only never suggested again.
+/// In every case no suggestion lands within kFailedRadius of a failed point. docs/bench/bo.md measures them.
+enum class FailedPoints { Worst, Pending, Avoid };
+template <>
+struct EnumNames<FailedPoints> {
+  static constexpr std::array<std::pair<FailedPoints, const char*>, 3> table{
+      {{FailedPoints::Worst, "worst"}, {FailedPoints::Pending, "pending"}, {FailedPoints::Avoid, "avoid"}}};
+};
+
 template <>
 struct EnumNames<PriorMean> {
   static constexpr std::array<std::pair<PriorMean, const char*>, 4> table{
@@ -57,7 +69,8 @@ struct EnumNames<PriorMean> {
   /* (LML + log prior) wins, so the smoothness is chosen by evidence. "none" disables it. Only when the */    \
   /* model kernel is a plain stationary kernel (not for invariant or set kernels). */                        \
   X(std::string, alt_kernel, "matern32")                                                                       \
-  X(OutputWarp, output_warp, OutputWarp::None)
+  X(OutputWarp, output_warp, OutputWarp::None)                                                                 \
+  X(FailedPoints, failed_points, FailedPoints::Worst)
 
 struct BOModelOptions {
 #define KBO_DECLARE_FIELD(type, name, init) type name = init;
