@@ -74,18 +74,10 @@ TEST(ConfigFields, EveryBOModelOptionRoundTrips) {
   X(SetKernelType, kind, SetKernelType::Full)   \
   X(double, dummy, 2.0)
 struct Probe {
-#define KBO_DECLARE_FIELD(type, name, init) type name = init;
-  PROBE_FIELDS(KBO_DECLARE_FIELD)
-#undef KBO_DECLARE_FIELD
+  PROBE_FIELDS(KBO_FIELD_MEMBER)
   bool operator==(const Probe&) const = default;
 };
-template <class P, class V>
-  requires std::is_same_v<std::remove_const_t<P>, Probe>
-void visit_fields(P& p, V&& v) {
-#define KBO_VISIT_FIELD(type, name, init) v(#name, p.name);
-  PROBE_FIELDS(KBO_VISIT_FIELD)
-#undef KBO_VISIT_FIELD
-}
+KBO_VISIT_FIELDS(Probe, PROBE_FIELDS)
 
 TEST(ConfigFields, AnAddedFieldIsSerialisedWithoutFurtherCode) {
   const auto failures = round_trip_failures<Probe>([](const Probe& p) { return encode_field(p); },

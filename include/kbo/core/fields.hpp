@@ -21,6 +21,17 @@ namespace kbo {
 template <class T>
 struct FieldCodec;
 
+// Field lists are X-macros X(type, name, default). These two expand one into members and into the
+// visit_fields overload every codec, parser and test uses.
+#define KBO_FIELD_MEMBER(type, name, init) type name = init;
+#define KBO_FIELD_VISIT(type, name, init) visitor(#name, object.name);
+#define KBO_VISIT_FIELDS(Type, LIST)                                      \
+  template <class Object, class Visitor>                                  \
+    requires std::is_same_v<std::remove_const_t<Object>, Type>            \
+  void visit_fields(Object& object, Visitor&& visitor) {                  \
+    LIST(KBO_FIELD_VISIT)                                                 \
+  }
+
 template <class E>
 concept NamedEnum = std::is_enum_v<E> && requires { EnumNames<E>::table; };
 

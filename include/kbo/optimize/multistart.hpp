@@ -4,7 +4,7 @@
 #include <string>
 
 #include "kbo/acquisition/acquisition.hpp"
-#include "kbo/core/enum_names.hpp"
+#include "kbo/core/fields.hpp"
 #include "kbo/optimize/cmaes.hpp"
 #include "kbo/core/space.hpp"
 
@@ -28,22 +28,15 @@ AcqOptimizerType parse_acq_optimizer(const std::string& name);  // "multistart" 
   X(double, cmaes_sigma0, 0.1)   /* CMA-ES initial step (fraction of the box width) for each start */
 
 struct AcqOptimizerOptions {
-#define KBO_DECLARE_FIELD(type, name, init) type name = init;
-  KBO_ACQ_OPTIMIZER_FIELDS(KBO_DECLARE_FIELD)
-#undef KBO_DECLARE_FIELD
+  KBO_ACQ_OPTIMIZER_FIELDS(KBO_FIELD_MEMBER)
   // Per process / per suggestion, never stored: the strategy sets the seed for each suggestion.
   int threads = 0;           // 0 ⇒ std::thread::hardware_concurrency()
   std::uint64_t seed = 0;
   bool operator==(const AcqOptimizerOptions&) const = default;
 };
 
-template <class Options, class Visitor>
-  requires std::is_same_v<std::remove_const_t<Options>, AcqOptimizerOptions>
-void visit_fields(Options& o, Visitor&& visitor) {
-#define KBO_VISIT_FIELD(type, name, init) visitor(#name, o.name);
-  KBO_ACQ_OPTIMIZER_FIELDS(KBO_VISIT_FIELD)
-#undef KBO_VISIT_FIELD
-}
+/// visit_fields(object, visitor): visitor(name, field) for every field of the list, in order.
+KBO_VISIT_FIELDS(AcqOptimizerOptions, KBO_ACQ_OPTIMIZER_FIELDS)
 
 /// Maximises `acq` over `space` (its box; candidates and results canonicalised by the space).
 /// `extra_starts` (e.g. the incumbent, rows) are always among the starting points.

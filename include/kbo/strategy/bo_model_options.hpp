@@ -73,21 +73,14 @@ struct EnumNames<PriorMean> {
   X(FailedPoints, failed_points, FailedPoints::Worst)
 
 struct BOModelOptions {
-#define KBO_DECLARE_FIELD(type, name, init) type name = init;
-  KBO_BO_MODEL_FIELDS(KBO_DECLARE_FIELD)
-#undef KBO_DECLARE_FIELD
+  KBO_BO_MODEL_FIELDS(KBO_FIELD_MEMBER)
   bool operator==(const BOModelOptions&) const = default;
 
   static BOModelOptions from_json(const nlohmann::json& j);  // InputError on unknown keys / bad values
   nlohmann::json to_json() const;
 };
 
-template <class Options, class Visitor>
-  requires std::is_same_v<std::remove_const_t<Options>, BOModelOptions>
-void visit_fields(Options& o, Visitor&& visitor) {
-#define KBO_VISIT_FIELD(type, name, init) visitor(#name, o.name);
-  KBO_BO_MODEL_FIELDS(KBO_VISIT_FIELD)
-#undef KBO_VISIT_FIELD
-}
+/// visit_fields(object, visitor): visitor(name, field) for every field of the list, in order.
+KBO_VISIT_FIELDS(BOModelOptions, KBO_BO_MODEL_FIELDS)
 
 }  // namespace kbo

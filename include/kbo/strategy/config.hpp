@@ -59,20 +59,12 @@ struct EnumNames<SetKernelType> {
 /// Everything a study's config/flags choose about the model and the search. Defaults are what
 /// `kbo optimize` uses without flags.
 struct StrategyConfig {
-#define KBO_DECLARE_FIELD(type, name, init) type name = init;
-  KBO_STRATEGY_CONFIG_FIELDS(KBO_DECLARE_FIELD)
-#undef KBO_DECLARE_FIELD
+  KBO_STRATEGY_CONFIG_FIELDS(KBO_FIELD_MEMBER)
   bool operator==(const StrategyConfig&) const = default;
 };
 
-/// Calls visitor(name, field) for every field of the list, in order.
-template <class Config, class Visitor>
-  requires std::is_same_v<std::remove_const_t<Config>, StrategyConfig>
-void visit_fields(Config& c, Visitor&& visitor) {
-#define KBO_VISIT_FIELD(type, name, init) visitor(#name, c.name);
-  KBO_STRATEGY_CONFIG_FIELDS(KBO_VISIT_FIELD)
-#undef KBO_VISIT_FIELD
-}
+/// visit_fields(object, visitor): visitor(name, field) for every field of the list, in order.
+KBO_VISIT_FIELDS(StrategyConfig, KBO_STRATEGY_CONFIG_FIELDS)
 
 /// The stored JSON form (generated from the field list).
 nlohmann::json to_json(const StrategyConfig& c);
