@@ -14,6 +14,7 @@
 #include "kbo/acquisition/acquisition.hpp"
 #include "kbo/adaptive/agpucb.hpp"
 #include "kbo/core/error.hpp"
+#include "kbo/core/random.hpp"
 #include "kbo/acquisition/fantasy.hpp"
 #include "kbo/optimize/multistart.hpp"
 
@@ -73,7 +74,7 @@ Vec AgpucbStrategy::fit_map(const Mat& U, const Vec& y) {
     fo.lower[i] = std::log(1e-3);
     fo.upper[i] = std::log(1e2);
   }
-  fo.seed = mix_seed(config_.seed, 1000003 + U.rows());
+  fo.seed = trial_seed(config_.seed, 1000003 + U.rows());
   gp.fit(fo);
   return gp_lengthscales(gp);
 }
@@ -94,7 +95,7 @@ AgpucbStrategy::Candidate AgpucbStrategy::evaluate_candidate(double h, const Mat
   UpperConfidenceBound ucb(model, c.beta_sqrt * c.beta_sqrt);
   UnitSpace unit(space_);
   AcqOptimizerOptions ao = config_.acq_optimizer;
-  ao.seed = mix_seed(config_.seed, static_cast<std::uint64_t>(trial_index));
+  ao.seed = trial_seed(config_.seed, static_cast<std::uint64_t>(trial_index));
   const OptResult r = maximize_acquisition(ucb, unit, ao, incumbent_row(U, y));
   c.x_unit = r.x;
   c.acq = r.value;
@@ -115,7 +116,7 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int 
     // Initial design; past it with no completed trial (all failed): uniform random points.
     info_["phase"] = "initial";
     if (trial_index >= 0 && trial_index < design_.rows()) return unit.from_unit(design_.row(trial_index).transpose());
-    Rng rng = make_rng(mix_seed(config_.seed, static_cast<std::uint64_t>(trial_index)));
+    Rng rng = make_rng(trial_seed(config_.seed, static_cast<std::uint64_t>(trial_index)));
     return unit.from_unit(unit.sample(1, SamplingMethod::Uniform, rng).row(0).transpose());
   }
   if (n < last_n_) {  // a different (shorter) history: start the schedule afresh
@@ -216,7 +217,7 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int 
   };
   if (near(pendingU)) {
     info_["repeat_replaced_by_random"] = true;
-    Rng rng = make_rng(mix_seed(config_.seed ^ 0x5EEDULL, static_cast<std::uint64_t>(trial_index)));
+    Rng rng = make_rng(trial_seed(config_.seed ^ 0x5EEDULL, static_cast<std::uint64_t>(trial_index)));
     return unit.from_unit(unit.sample(1, SamplingMethod::Uniform, rng).row(0).transpose());
   }
   return unit.from_unit(c.x_unit);

@@ -7,6 +7,7 @@
 #include "kbo/acquisition/acquisition.hpp"
 #include "kbo/adaptive/agpucb.hpp"
 #include "kbo/core/error.hpp"
+#include "kbo/core/random.hpp"
 #include "kbo/optimize/multistart.hpp"
 
 namespace kbo {
@@ -81,7 +82,7 @@ Vec HyperGpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, 
   if (trial_index < config_.n_init || n < 1) {
     info_["phase"] = "initial";
     if (trial_index >= 0 && trial_index < design_.rows()) return unit.from_unit(design_.row(trial_index).transpose());
-    Rng rng = make_rng(mix_seed(config_.seed, static_cast<std::uint64_t>(trial_index)));
+    Rng rng = make_rng(trial_seed(config_.seed, static_cast<std::uint64_t>(trial_index)));
     return unit.from_unit(unit.sample(1, SamplingMethod::Uniform, rng).row(0).transpose());
   }
   const Mat U = unit.rows_to_unit(X);
@@ -113,7 +114,7 @@ Vec HyperGpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, 
       fo.lower[i] = log_lo;
       fo.upper[i] = log_hi;
     }
-    fo.seed = mix_seed(config_.seed, 2000003 + n);
+    fo.seed = trial_seed(config_.seed, 2000003 + n);
     base.fit(fo);
     theta_ = gp_lengthscales(base);
     models.push_back(base);
@@ -135,7 +136,7 @@ Vec HyperGpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, 
       }
       return v;
     };
-    Rng rng = make_rng(mix_seed(config_.seed, 3000017 + n));
+    Rng rng = make_rng(trial_seed(config_.seed, 3000017 + n));
     const Vec q0 = theta_.array().log().max(log_lo).min(log_hi);
     const HmcResult r = hmc_sample_carried(logp, q0, opt_.hmc_warmup, opt_.hmc_samples, opt_.hmc_leapfrog, hmc_, rng);
     const int rows = static_cast<int>(r.samples.rows());
@@ -161,7 +162,7 @@ Vec HyperGpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, 
   for (const GP& m : models) fant.push_back(pendingU.rows() > 0 ? with_fantasies(m, pendingU) : m);
   AveragedUcb acq(fant, opt_.beta_sqrt * opt_.beta_sqrt);
   AcqOptimizerOptions ao = config_.acq_optimizer;
-  ao.seed = mix_seed(config_.seed, static_cast<std::uint64_t>(trial_index));
+  ao.seed = trial_seed(config_.seed, static_cast<std::uint64_t>(trial_index));
   const OptResult r = maximize_acquisition(acq, unit, ao, incumbent_row(U, y));
 
   const Vec theta_mean = mean_log.array().exp();

@@ -37,14 +37,6 @@ class UnitSpace : public Space {
   Box unit_;
 };
 
-/// splitmix64 of (seed, index): independent per-trial streams.
-inline std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t index) {
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (index + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 /// Per-dimension lengthscales from 1 or D values.
 inline Vec expand_lengthscales(const std::vector<double>& v, int dim) {
   Vec t(dim);

@@ -15,18 +15,12 @@
 #include <thread>
 #include <vector>
 
+#include "kbo/core/random.hpp"
+
 namespace kbo {
 namespace {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-
-/// SplitMix64 finaliser: decorrelates per-start seeds derived from (seed, index).
-std::uint64_t mix(std::uint64_t z) {
-  z += 0x9E3779B97F4A7C15ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 double nan_to_worst(double v) { return std::isnan(v) ? kNegInf : v; }
 
@@ -133,7 +127,7 @@ OptResult maximize_impl(const Objective& f, ScoreBatch&& score_batch, bool batch
   int evaluations = 0;
   std::vector<Vec> starts;
   if (o.raw_samples > 0 && o.num_starts > 0) {
-    Sobol sobol(D, mix(o.seed) | 1ULL);  // non-zero shift ⇒ scrambled for every seed
+    Sobol sobol(D, splitmix64(o.seed) | 1ULL);  // non-zero shift ⇒ scrambled for every seed
     Mat cand = sobol.next(o.raw_samples);
     Vec x(D);
     for (int i = 0; i < o.raw_samples; ++i) {
@@ -168,7 +162,7 @@ OptResult maximize_impl(const Objective& f, ScoreBatch&& score_batch, bool batch
         co.sigma0 = o.cmaes_sigma0;
         co.max_evaluations = o.max_evaluations;
         co.project = [&space](Vec& x) { space.canonicalize(x); };
-        co.seed = mix(o.seed ^ mix(static_cast<std::uint64_t>(s) + 1));
+        co.seed = splitmix64(o.seed ^ splitmix64(static_cast<std::uint64_t>(s) + 1));
         if (batched) co.batch_objective = [&score_batch](const Mat& X) -> Vec { return score_batch(X); };
         r = cmaes_maximize(f, starts[s], box, co);
       }

@@ -11,6 +11,7 @@
 #include "kbo/acquisition/acquisition.hpp"
 #include "kbo/strategy/targets.hpp"
 #include "kbo/core/error.hpp"
+#include "kbo/core/random.hpp"
 #include "kbo/acquisition/fantasy.hpp"
 #include "kbo/model/kernels/stationary.hpp"
 
@@ -36,14 +37,6 @@ double min_distance(const Vec& u, const Mat& rows) {
 }
 
 }  // namespace
-
-std::uint64_t trial_seed(std::uint64_t seed, int trial_index) {
-  // splitmix64 finaliser over (seed, index): neighbouring indices give unrelated streams.
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (static_cast<std::uint64_t>(trial_index) + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 // ---------------------------------------------------------------- UnitCubeSpace
 

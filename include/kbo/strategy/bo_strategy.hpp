@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kbo/acquisition/fantasy.hpp"
+#include "kbo/core/random.hpp"  // trial_seed
 #include "kbo/model/hmc.hpp"
 #include "kbo/strategy/strategy.hpp"
 
@@ -160,8 +161,5 @@ class RandomStrategy : public Strategy {
   StrategyConfig config_;
   std::shared_ptr<const Space> space_;
 };
-
-/// Seed of the per-trial random stream of a strategy (splitmix64 of seed and index).
-std::uint64_t trial_seed(std::uint64_t seed, int trial_index);
 
 }  // namespace kbo
