@@ -40,7 +40,7 @@ AgpucbStrategy::AgpucbStrategy(StrategyConfig config, std::shared_ptr<const Spac
   if (config_.n_init < 1) throw InputError("agpucb: n_init must be >= 1");
   parse_fantasy_mode(config_.fantasy);  // InputError naming the allowed modes
   theta0_ = expand_lengthscales(opt_.theta0, d);
-  UnitSpace unit(space_);
+  UnitCubeSpace unit(space_);
   Rng rng = make_rng(config_.seed);
   design_ = unit.sample(config_.n_init, config_.init_method, rng);
 }
@@ -93,7 +93,7 @@ AgpucbStrategy::Candidate AgpucbStrategy::evaluate_candidate(double h, const Mat
   // Pending points: fantasies of config.fantasy on this candidate's GP (θ fixed, no refit), as BOStrategy.
   const GP model = condition_on_pending(gp, pendingU, parse_fantasy_mode(config_.fantasy));
   UpperConfidenceBound ucb(model, c.beta_sqrt * c.beta_sqrt);
-  UnitSpace unit(space_);
+  UnitCubeSpace unit(space_);
   AcqOptimizerOptions ao = config_.acq_optimizer;
   ao.seed = trial_seed(config_.seed, static_cast<std::uint64_t>(trial_index));
   const OptResult r = maximize_acquisition(ucb, unit, ao, incumbent_row(U, y));
@@ -107,7 +107,7 @@ AgpucbStrategy::Candidate AgpucbStrategy::evaluate_candidate(double h, const Mat
 Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) {
   const int n = static_cast<int>(X.rows());
   const int d = space_->dim();
-  UnitSpace unit(space_);
+  UnitCubeSpace unit(space_);
   info_ = nlohmann::json::object();
   if (n != y.size()) throw InputError("agpucb: X has " + std::to_string(n) + " rows but y has " +
                                       std::to_string(y.size()) + " values");

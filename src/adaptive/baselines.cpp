@@ -59,7 +59,7 @@ HyperGpucbStrategy::HyperGpucbStrategy(StrategyConfig config, std::shared_ptr<co
   if (!(opt_.theta.size() == 1 || static_cast<int>(opt_.theta.size()) == d))
     throw InputError("gpucb baseline option 'theta' needs 1 or " + std::to_string(d) + " values");
   theta_ = expand_lengthscales(opt_.theta, d);
-  UnitSpace unit(space_);
+  UnitCubeSpace unit(space_);
   Rng rng = make_rng(config_.seed);
   design_ = unit.sample(config_.n_init, config_.init_method, rng);
 }
@@ -76,7 +76,7 @@ std::string HyperGpucbStrategy::name() const {
 Vec HyperGpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) {
   const int n = static_cast<int>(X.rows());
   const int d = space_->dim();
-  UnitSpace unit(space_);
+  UnitCubeSpace unit(space_);
   info_ = nlohmann::json::object();
   if (n != y.size()) throw InputError("gpucb baseline: X rows and y size differ");
   if (trial_index < config_.n_init || n < 1) {

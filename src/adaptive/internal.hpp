@@ -10,33 +10,6 @@
 
 namespace kbo::adaptive_detail {
 
-/// [0,1]^D image of a space: sampling and canonicalisation are the original's, through the affine map.
-/// (The study module has the same adapter; the adaptive module cannot depend on the study module.)
-class UnitSpace : public Space {
- public:
-  explicit UnitSpace(std::shared_ptr<const Space> original)
-      : original_(std::move(original)), unit_(Box::unit(original_->dim())) {}
-  int dim() const override { return unit_.dim(); }
-  const Box& bounds() const override { return unit_; }
-  void canonicalize(Vec& u) const override {
-    Vec x = original_->bounds().from_unit(u);
-    original_->canonicalize(x);
-    u = original_->bounds().to_unit(x);
-  }
-  std::string describe() const override { return "unit-cube(" + original_->describe() + ")"; }
-  Vec to_unit(const Vec& x) const { return original_->bounds().to_unit(x); }
-  Vec from_unit(const Vec& u) const { return original_->bounds().from_unit(u); }
-  Mat rows_to_unit(const Mat& X) const {
-    Mat U(X.rows(), X.cols());
-    for (int i = 0; i < X.rows(); ++i) U.row(i) = to_unit(X.row(i).transpose()).transpose();
-    return U;
-  }
-
- private:
-  std::shared_ptr<const Space> original_;
-  Box unit_;
-};
-
 /// Per-dimension lengthscales from 1 or D values.
 inline Vec expand_lengthscales(const std::vector<double>& v, int dim) {
   Vec t(dim);

@@ -6,32 +6,11 @@
 
 #include "kbo/acquisition/fantasy.hpp"
 #include "kbo/core/random.hpp"  // trial_seed
+#include "kbo/core/space.hpp"   // UnitCubeSpace
 #include "kbo/model/hmc.hpp"
 #include "kbo/strategy/strategy.hpp"
 
 namespace kbo {
-
-/// The unit-cube image [0,1]^D of a space: sampling and canonicalisation are the original space's,
-/// carried through the affine map. The GP and the acquisition optimiser of BOStrategy work here, so
-/// kernel hyperparameters and priors mean the same thing whatever the user's bounds are.
-class UnitCubeSpace : public Space {
- public:
-  explicit UnitCubeSpace(std::shared_ptr<const Space> original);
-  int dim() const override { return unit_.dim(); }
-  const Box& bounds() const override { return unit_; }
-  Mat sample(int n, SamplingMethod method, Rng& rng) const override;
-  void canonicalize(Vec& u) const override;
-  std::string describe() const override;
-
-  Vec to_unit(const Vec& x) const { return original_->bounds().to_unit(x); }
-  Vec from_unit(const Vec& u) const { return original_->bounds().from_unit(u); }
-  Mat rows_to_unit(const Mat& X) const;
-  const Space& original() const { return *original_; }
-
- private:
-  std::shared_ptr<const Space> original_;
-  Box unit_;
-};
 
 /// Model-fit knobs of BOStrategy that are not CLI flags of `kbo optimize`: read from
 /// StrategyConfig::module_options["bo"] (a JSON object whose keys are the field names below; unknown
