@@ -210,12 +210,7 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int 
   // Never suggest a pending point again (with fantasy "none", or when the acquisition's maximiser lands
   // exactly on one): take a uniform random point instead. Evaluated points may be repeated: Algorithm 1
   // re-evaluates a noisy point when UCB says so, and the paper's sequential runs must stay unchanged.
-  auto near = [&](const Mat& rows) {
-    for (Eigen::Index i = 0; i < rows.rows(); ++i)
-      if ((rows.row(i).transpose() - c.x_unit).norm() < 1e-9) return true;
-    return false;
-  };
-  if (near(pendingU)) {
+  if (repeats_a_row(pendingU, c.x_unit)) {
     info_["repeat_replaced_by_random"] = true;
     Rng rng = make_rng(trial_seed(config_.seed ^ 0x5EEDULL, static_cast<std::uint64_t>(trial_index)));
     return unit.from_unit(unit.sample(1, SamplingMethod::Uniform, rng).row(0).transpose());

@@ -5,6 +5,7 @@
 
 #include "internal.hpp"
 #include "kbo/acquisition/acquisition.hpp"
+#include "kbo/acquisition/fantasy.hpp"
 #include "kbo/adaptive/agpucb.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/core/random.hpp"
@@ -58,6 +59,7 @@ HyperGpucbStrategy::HyperGpucbStrategy(StrategyConfig config, std::shared_ptr<co
   const int d = space_->dim();
   if (!(opt_.theta.size() == 1 || static_cast<int>(opt_.theta.size()) == d))
     throw InputError("gpucb baseline option 'theta' needs 1 or " + std::to_string(d) + " values");
+  parse_fantasy_mode(config_.fantasy);  // InputError naming the allowed modes
   theta_ = expand_lengthscales(opt_.theta, d);
   UnitCubeSpace unit(space_);
   Rng rng = make_rng(config_.seed);
@@ -158,8 +160,10 @@ Vec HyperGpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, 
     info_["hmc_divergences"] = r.divergences;
   }
 
+  // Pending points: fantasies of config.fantasy on each model (θ fixed, no refit), as BOStrategy and A-GP-UCB.
+  const FantasyMode fantasy = parse_fantasy_mode(config_.fantasy);
   std::deque<GP> fant;
-  for (const GP& m : models) fant.push_back(pendingU.rows() > 0 ? with_fantasies(m, pendingU) : m);
+  for (const GP& m : models) fant.push_back(condition_on_pending(m, pendingU, fantasy));
   AveragedUcb acq(fant, opt_.beta_sqrt * opt_.beta_sqrt);
   AcqOptimizerOptions ao = config_.acq_optimizer;
   ao.seed = trial_seed(config_.seed, static_cast<std::uint64_t>(trial_index));
@@ -170,6 +174,13 @@ Vec HyperGpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, 
   info_["theta"] = std::vector<double>(theta_mean.data(), theta_mean.data() + d);
   info_["g_eff"] = std::exp(-mean_log.mean());
   info_["beta_sqrt"] = opt_.beta_sqrt;
+  if (pendingU.rows() > 0) info_["fantasy"] = config_.fantasy;
+  // Never suggest a pending point again (as A-GP-UCB): a uniform random point instead.
+  if (repeats_a_row(pendingU, r.x)) {
+    info_["repeat_replaced_by_random"] = true;
+    Rng rng = make_rng(trial_seed(config_.seed ^ 0x5EEDULL, static_cast<std::uint64_t>(trial_index)));
+    return unit.from_unit(unit.sample(1, SamplingMethod::Uniform, rng).row(0).transpose());
+  }
   return unit.from_unit(r.x);
 }
 

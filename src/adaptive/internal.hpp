@@ -27,16 +27,12 @@ inline GP make_fixed_gp(const std::string& kernel, const Vec& theta, double nois
 
 inline Vec gp_lengthscales(const GP& gp) { return dynamic_cast<const StationaryKernel&>(gp.kernel()).lengthscales(); }
 
-/// The GP with every pending point added as an observation at its posterior mean (kriging believer):
-/// μ is unchanged, σ collapses at the pending points so UCB does not suggest them again.
-inline GP with_fantasies(const GP& gp, const Mat& pendingU) {
-  GP f(gp);
-  for (int i = 0; i < pendingU.rows(); ++i) {
-    const Vec u = pendingU.row(i).transpose();
-    const double mu = gp.predict(u.transpose()).mean[0];
-    f.add_observation(u, mu);
-  }
-  return f;
+/// Whether u is within 1e-9 (Euclidean, unit cube) of a row of `rows`: a suggestion that would repeat a
+/// pending point (with fantasy "none", or when the maximiser lands exactly on one).
+inline bool repeats_a_row(const Mat& rows, const Vec& u) {
+  for (Eigen::Index i = 0; i < rows.rows(); ++i)
+    if ((rows.row(i).transpose() - u).norm() < 1e-9) return true;
+  return false;
 }
 
 /// Row of the largest y as a 1 x D matrix (extra start for the acquisition optimiser).
