@@ -15,42 +15,6 @@ namespace kbo {
 
 using namespace adaptive_detail;
 
-namespace {
-
-/// Average of the UCBs of several GPs (the integrated acquisition of Snoek et al. 2012 for UCB).
-class AveragedUcb : public Acquisition {
- public:
-  AveragedUcb(const std::deque<GP>& gps, double beta) {
-    for (const GP& g : gps) parts_.emplace_back(g, beta);
-  }
-  double value(const Vec& x) const override {
-    double s = 0.0;
-    for (const auto& p : parts_) s += p.value(x);
-    return s / parts_.size();
-  }
-  double value_and_gradient(const Vec& x, Vec& grad) const override {
-    grad = Vec::Zero(x.size());
-    Vec g;
-    double s = 0.0;
-    for (const auto& p : parts_) {
-      s += p.value_and_gradient(x, g);
-      grad += g;
-    }
-    grad /= static_cast<double>(parts_.size());
-    return s / parts_.size();
-  }
-  Vec values(const Mat& X) const override {
-    Vec s = Vec::Zero(X.rows());
-    for (const auto& p : parts_) s += p.values(X);
-    return s / static_cast<double>(parts_.size());
-  }
-
- private:
-  std::deque<UpperConfidenceBound> parts_;
-};
-
-}  // namespace
-
 HyperGpucbStrategy::HyperGpucbStrategy(StrategyConfig config, std::shared_ptr<const Space> space,
                                        BaselineOptions options)
     : config_(std::move(config)), space_(std::move(space)), opt_(std::move(options)) {
@@ -164,7 +128,10 @@ Vec HyperGpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, 
   const FantasyMode fantasy = parse_fantasy_mode(config_.fantasy);
   std::deque<GP> fant;
   for (const GP& m : models) fant.push_back(condition_on_pending(m, pendingU, fantasy));
-  AveragedUcb acq(fant, opt_.beta_sqrt * opt_.beta_sqrt);
+  // With HMC, the integrated acquisition (Snoek et al. 2012): the mean of the per-draw UCBs.
+  std::vector<std::unique_ptr<Acquisition>> parts;
+  for (const GP& m : fant) parts.push_back(std::make_unique<UpperConfidenceBound>(m, opt_.beta_sqrt * opt_.beta_sqrt));
+  const AveragedAcquisition acq(std::move(parts));
   AcqOptimizerOptions ao = config_.acq_optimizer;
   ao.seed = trial_seed(config_.seed, static_cast<std::uint64_t>(trial_index));
   const OptResult r = maximize_acquisition(acq, unit, ao, incumbent_row(U, y));
