@@ -14,6 +14,7 @@
 #include "kbo/acquisition/acquisition.hpp"
 #include "kbo/adaptive/agpucb.hpp"
 #include "kbo/core/error.hpp"
+#include "kbo/core/random.hpp"
 #include "kbo/acquisition/fantasy.hpp"
 #include "kbo/optimize/multistart.hpp"
 
@@ -38,7 +39,7 @@ AgpucbStrategy::AgpucbStrategy(StrategyConfig config, std::shared_ptr<const Spac
     throw InputError("agpucb option 'theta0' needs 1 or " + std::to_string(d) + " values");
   if (config_.n_init < 1) throw InputError("agpucb: n_init must be >= 1");
   theta0_ = expand_lengthscales(opt_.theta0, d);
-  UnitSpace unit(space_);
+  UnitCubeSpace unit(space_);
   Rng rng = make_rng(config_.seed);
   design_ = unit.sample(config_.n_init, config_.init_method, rng);
 }
@@ -72,7 +73,7 @@ Vec AgpucbStrategy::fit_map(const Mat& U, const Vec& y) {
     fo.lower[i] = std::log(1e-3);
     fo.upper[i] = std::log(1e2);
   }
-  fo.seed = mix_seed(config_.seed, 1000003 + U.rows());
+  fo.seed = trial_seed(config_.seed, 1000003 + U.rows());
   gp.fit(fo);
   return gp_lengthscales(gp);
 }
@@ -91,9 +92,9 @@ AgpucbStrategy::Candidate AgpucbStrategy::evaluate_candidate(double h, const Mat
   // Pending points: fantasies of config.fantasy on this candidate's GP (θ fixed, no refit), as BOStrategy.
   const GP model = condition_on_pending(gp, pendingU, config_.fantasy);
   UpperConfidenceBound ucb(model, c.beta_sqrt * c.beta_sqrt);
-  UnitSpace unit(space_);
+  UnitCubeSpace unit(space_);
   AcqOptimizerOptions ao = config_.acq_optimizer;
-  ao.seed = mix_seed(config_.seed, static_cast<std::uint64_t>(trial_index));
+  ao.seed = trial_seed(config_.seed, static_cast<std::uint64_t>(trial_index));
   const OptResult r = maximize_acquisition(ucb, unit, ao, incumbent_row(U, y));
   c.x_unit = r.x;
   c.acq = r.value;
@@ -109,7 +110,7 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int 
 Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Mat& failed, int trial_index) {
   const int n = static_cast<int>(X.rows());
   const int d = space_->dim();
-  UnitSpace unit(space_);
+  UnitCubeSpace unit(space_);
   info_ = nlohmann::json::object();
   if (n != y.size()) throw InputError("agpucb: X has " + std::to_string(n) + " rows but y has " +
                                       std::to_string(y.size()) + " values");
@@ -118,7 +119,7 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, cons
     // Initial design; past it with no completed trial (all failed): uniform random points.
     info_["phase"] = "initial";
     if (trial_index >= 0 && trial_index < design_.rows()) return unit.from_unit(design_.row(trial_index).transpose());
-    Rng rng = make_rng(mix_seed(config_.seed, static_cast<std::uint64_t>(trial_index)));
+    Rng rng = make_rng(trial_seed(config_.seed, static_cast<std::uint64_t>(trial_index)));
     return unit.from_unit(unit.sample(1, SamplingMethod::Uniform, rng).row(0).transpose());
   }
   if (n < last_n_) {  // a different (shorter) history: start the schedule afresh
@@ -212,11 +213,6 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, cons
   // Never suggest a pending point again (with fantasy "none", or when the acquisition's maximiser lands
   // exactly on one): take a uniform random point instead. Evaluated points may be repeated: Algorithm 1
   // re-evaluates a noisy point when UCB says so, and the paper's sequential runs must stay unchanged.
-  auto near = [&](const Mat& rows) {
-    for (Eigen::Index i = 0; i < rows.rows(); ++i)
-      if ((rows.row(i).transpose() - c.x_unit).norm() < 1e-9) return true;
-    return false;
-  };
   Mat failedU(failed.rows(), d);
   for (Eigen::Index i = 0; i < failed.rows(); ++i) failedU.row(i) = unit.to_unit(failed.row(i).transpose()).transpose();
   auto within = [&](const Mat& rows, double radius) {
@@ -224,9 +220,9 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, cons
       if ((rows.row(i).transpose() - c.x_unit).norm() < radius) return true;
     return false;
   };
-  if (near(pendingU) || within(failedU, kFailedRadius)) {
+  if (repeats_a_row(pendingU, c.x_unit) || within(failedU, kFailedRadius)) {
     info_["repeat_replaced_by_random"] = true;
-    Rng rng = make_rng(mix_seed(config_.seed ^ 0x5EEDULL, static_cast<std::uint64_t>(trial_index)));
+    Rng rng = make_rng(trial_seed(config_.seed ^ 0x5EEDULL, static_cast<std::uint64_t>(trial_index)));
     return unit.from_unit(unit.sample(1, SamplingMethod::Uniform, rng).row(0).transpose());
   }
   return unit.from_unit(c.x_unit);

@@ -5,49 +5,15 @@
 
 #include "internal.hpp"
 #include "kbo/acquisition/acquisition.hpp"
+#include "kbo/acquisition/fantasy.hpp"
 #include "kbo/adaptive/agpucb.hpp"
 #include "kbo/core/error.hpp"
+#include "kbo/core/random.hpp"
 #include "kbo/optimize/multistart.hpp"
 
 namespace kbo {
 
 using namespace adaptive_detail;
-
-namespace {
-
-/// Average of the UCBs of several GPs (the integrated acquisition of Snoek et al. 2012 for UCB).
-class AveragedUcb : public Acquisition {
- public:
-  AveragedUcb(const std::deque<GP>& gps, double beta) {
-    for (const GP& g : gps) parts_.emplace_back(g, beta);
-  }
-  double value(const Vec& x) const override {
-    double s = 0.0;
-    for (const auto& p : parts_) s += p.value(x);
-    return s / parts_.size();
-  }
-  double value_and_gradient(const Vec& x, Vec& grad) const override {
-    grad = Vec::Zero(x.size());
-    Vec g;
-    double s = 0.0;
-    for (const auto& p : parts_) {
-      s += p.value_and_gradient(x, g);
-      grad += g;
-    }
-    grad /= static_cast<double>(parts_.size());
-    return s / parts_.size();
-  }
-  Vec values(const Mat& X) const override {
-    Vec s = Vec::Zero(X.rows());
-    for (const auto& p : parts_) s += p.values(X);
-    return s / static_cast<double>(parts_.size());
-  }
-
- private:
-  std::deque<UpperConfidenceBound> parts_;
-};
-
-}  // namespace
 
 HyperGpucbStrategy::HyperGpucbStrategy(StrategyConfig config, std::shared_ptr<const Space> space,
                                        BaselineOptions options)
@@ -57,8 +23,9 @@ HyperGpucbStrategy::HyperGpucbStrategy(StrategyConfig config, std::shared_ptr<co
   const int d = space_->dim();
   if (!(opt_.theta.size() == 1 || static_cast<int>(opt_.theta.size()) == d))
     throw InputError("gpucb baseline option 'theta' needs 1 or " + std::to_string(d) + " values");
+  parse_fantasy_mode(config_.fantasy);  // InputError naming the allowed modes
   theta_ = expand_lengthscales(opt_.theta, d);
-  UnitSpace unit(space_);
+  UnitCubeSpace unit(space_);
   Rng rng = make_rng(config_.seed);
   design_ = unit.sample(config_.n_init, config_.init_method, rng);
 }
@@ -75,13 +42,13 @@ std::string HyperGpucbStrategy::name() const {
 Vec HyperGpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) {
   const int n = static_cast<int>(X.rows());
   const int d = space_->dim();
-  UnitSpace unit(space_);
+  UnitCubeSpace unit(space_);
   info_ = nlohmann::json::object();
   if (n != y.size()) throw InputError("gpucb baseline: X rows and y size differ");
   if (trial_index < config_.n_init || n < 1) {
     info_["phase"] = "initial";
     if (trial_index >= 0 && trial_index < design_.rows()) return unit.from_unit(design_.row(trial_index).transpose());
-    Rng rng = make_rng(mix_seed(config_.seed, static_cast<std::uint64_t>(trial_index)));
+    Rng rng = make_rng(trial_seed(config_.seed, static_cast<std::uint64_t>(trial_index)));
     return unit.from_unit(unit.sample(1, SamplingMethod::Uniform, rng).row(0).transpose());
   }
   const Mat U = unit.rows_to_unit(X);
@@ -113,7 +80,7 @@ Vec HyperGpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, 
       fo.lower[i] = log_lo;
       fo.upper[i] = log_hi;
     }
-    fo.seed = mix_seed(config_.seed, 2000003 + n);
+    fo.seed = trial_seed(config_.seed, 2000003 + n);
     base.fit(fo);
     theta_ = gp_lengthscales(base);
     models.push_back(base);
@@ -135,7 +102,7 @@ Vec HyperGpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, 
       }
       return v;
     };
-    Rng rng = make_rng(mix_seed(config_.seed, 3000017 + n));
+    Rng rng = make_rng(trial_seed(config_.seed, 3000017 + n));
     const Vec q0 = theta_.array().log().max(log_lo).min(log_hi);
     const HmcResult r = hmc_sample_carried(logp, q0, opt_.hmc_warmup, opt_.hmc_samples, opt_.hmc_leapfrog, hmc_, rng);
     const int rows = static_cast<int>(r.samples.rows());
@@ -157,11 +124,16 @@ Vec HyperGpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, 
     info_["hmc_divergences"] = r.divergences;
   }
 
+  // Pending points: fantasies of config.fantasy on each model (θ fixed, no refit), as BOStrategy and A-GP-UCB.
+  const FantasyMode fantasy = parse_fantasy_mode(config_.fantasy);
   std::deque<GP> fant;
-  for (const GP& m : models) fant.push_back(pendingU.rows() > 0 ? with_fantasies(m, pendingU) : m);
-  AveragedUcb acq(fant, opt_.beta_sqrt * opt_.beta_sqrt);
+  for (const GP& m : models) fant.push_back(condition_on_pending(m, pendingU, fantasy));
+  // With HMC, the integrated acquisition (Snoek et al. 2012): the mean of the per-draw UCBs.
+  std::vector<std::unique_ptr<Acquisition>> parts;
+  for (const GP& m : fant) parts.push_back(std::make_unique<UpperConfidenceBound>(m, opt_.beta_sqrt * opt_.beta_sqrt));
+  const AveragedAcquisition acq(std::move(parts));
   AcqOptimizerOptions ao = config_.acq_optimizer;
-  ao.seed = mix_seed(config_.seed, static_cast<std::uint64_t>(trial_index));
+  ao.seed = trial_seed(config_.seed, static_cast<std::uint64_t>(trial_index));
   const OptResult r = maximize_acquisition(acq, unit, ao, incumbent_row(U, y));
 
   const Vec theta_mean = mean_log.array().exp();
@@ -169,6 +141,13 @@ Vec HyperGpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, 
   info_["theta"] = std::vector<double>(theta_mean.data(), theta_mean.data() + d);
   info_["g_eff"] = std::exp(-mean_log.mean());
   info_["beta_sqrt"] = opt_.beta_sqrt;
+  if (pendingU.rows() > 0) info_["fantasy"] = config_.fantasy;
+  // Never suggest a pending point again (as A-GP-UCB): a uniform random point instead.
+  if (repeats_a_row(pendingU, r.x)) {
+    info_["repeat_replaced_by_random"] = true;
+    Rng rng = make_rng(trial_seed(config_.seed ^ 0x5EEDULL, static_cast<std::uint64_t>(trial_index)));
+    return unit.from_unit(unit.sample(1, SamplingMethod::Uniform, rng).row(0).transpose());
+  }
   return unit.from_unit(r.x);
 }
 

@@ -10,41 +10,6 @@
 
 namespace kbo::adaptive_detail {
 
-/// [0,1]^D image of a space: sampling and canonicalisation are the original's, through the affine map.
-/// (The study module has the same adapter; the adaptive module cannot depend on the study module.)
-class UnitSpace : public Space {
- public:
-  explicit UnitSpace(std::shared_ptr<const Space> original)
-      : original_(std::move(original)), unit_(Box::unit(original_->dim())) {}
-  int dim() const override { return unit_.dim(); }
-  const Box& bounds() const override { return unit_; }
-  void canonicalize(Vec& u) const override {
-    Vec x = original_->bounds().from_unit(u);
-    original_->canonicalize(x);
-    u = original_->bounds().to_unit(x);
-  }
-  std::string describe() const override { return "unit-cube(" + original_->describe() + ")"; }
-  Vec to_unit(const Vec& x) const { return original_->bounds().to_unit(x); }
-  Vec from_unit(const Vec& u) const { return original_->bounds().from_unit(u); }
-  Mat rows_to_unit(const Mat& X) const {
-    Mat U(X.rows(), X.cols());
-    for (int i = 0; i < X.rows(); ++i) U.row(i) = to_unit(X.row(i).transpose()).transpose();
-    return U;
-  }
-
- private:
-  std::shared_ptr<const Space> original_;
-  Box unit_;
-};
-
-/// splitmix64 of (seed, index): independent per-trial streams.
-inline std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t index) {
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (index + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 /// Per-dimension lengthscales from 1 or D values.
 inline Vec expand_lengthscales(const std::vector<double>& v, int dim) {
   Vec t(dim);
@@ -62,16 +27,12 @@ inline GP make_fixed_gp(const std::string& kernel, const Vec& theta, double nois
 
 inline Vec gp_lengthscales(const GP& gp) { return dynamic_cast<const StationaryKernel&>(gp.kernel()).lengthscales(); }
 
-/// The GP with every pending point added as an observation at its posterior mean (kriging believer):
-/// μ is unchanged, σ collapses at the pending points so UCB does not suggest them again.
-inline GP with_fantasies(const GP& gp, const Mat& pendingU) {
-  GP f(gp);
-  for (int i = 0; i < pendingU.rows(); ++i) {
-    const Vec u = pendingU.row(i).transpose();
-    const double mu = gp.predict(u.transpose()).mean[0];
-    f.add_observation(u, mu);
-  }
-  return f;
+/// Whether u is within 1e-9 (Euclidean, unit cube) of a row of `rows`: a suggestion that would repeat a
+/// pending point (with fantasy "none", or when the maximiser lands exactly on one).
+inline bool repeats_a_row(const Mat& rows, const Vec& u) {
+  for (Eigen::Index i = 0; i < rows.rows(); ++i)
+    if ((rows.row(i).transpose() - u).norm() < 1e-9) return true;
+  return false;
 }
 
 /// Row of the largest y as a 1 x D matrix (extra start for the acquisition optimiser).

@@ -124,4 +124,28 @@ std::string BoxSpace::describe() const {
   return o.str();
 }
 
+UnitCubeSpace::UnitCubeSpace(std::shared_ptr<const Space> original)
+    : original_(std::move(original)) {
+  if (!original_) throw InputError("unit cube: no original space");
+  unit_ = Box::unit(original_->dim());
+}
+
+Mat UnitCubeSpace::sample(int n, SamplingMethod method, Rng& rng) const {
+  return rows_to_unit(original_->sample(n, method, rng));
+}
+
+void UnitCubeSpace::canonicalize(Vec& u) const {
+  Vec x = from_unit(u);
+  original_->canonicalize(x);
+  u = unit_.clamp(to_unit(x));
+}
+
+std::string UnitCubeSpace::describe() const { return "unit cube of " + original_->describe(); }
+
+Mat UnitCubeSpace::rows_to_unit(const Mat& X) const {
+  Mat U(X.rows(), X.cols());
+  for (Eigen::Index i = 0; i < X.rows(); ++i) U.row(i) = to_unit(X.row(i).transpose()).transpose();
+  return U;
+}
+
 }  // namespace kbo

@@ -6,12 +6,11 @@
 #include <cstdlib>
 #include <exception>
 #include <limits>
-#include <mutex>
 #include <nlopt.hpp>
 #include <string>
 #include <random>
-#include <thread>
 
+#include "kbo/core/parallel.hpp"
 #include "kbo/core/random.hpp"
 
 namespace kbo {
@@ -420,7 +419,7 @@ double GP::fit(const FitOptions& options) {
     outcomes[s] = best;
   };
   // Large n: one polish at a time so that LAPACK/BLAS can use every core; small n: polishes in parallel.
-  const size_t hw = std::max(1u, std::thread::hardware_concurrency());
+  const size_t hw = static_cast<size_t>(hardware_threads());
   const size_t threads = X_.rows() >= 200 ? 1 : std::min<size_t>(starts.size(), hw);
   if (threads <= 1) {
     // Large matrices: give LAPACK every core for the sequential polishes, then restore.
@@ -431,22 +430,7 @@ double GP::fit(const FitOptions& options) {
     for (size_t s = 0; s < starts.size(); ++s) run(s);
     if (previous > 0) set_blas_threads(previous);
   } else {
-    std::vector<std::thread> pool;
-    std::mutex m;
-    size_t next = 0;
-    for (size_t t = 0; t < threads; ++t)
-      pool.emplace_back([&] {
-        for (;;) {
-          size_t s;
-          {
-            std::lock_guard<std::mutex> lock(m);
-            if (next >= starts.size()) return;
-            s = next++;
-          }
-          run(s);
-        }
-      });
-    for (auto& th : pool) th.join();
+    parallel_for(static_cast<int>(starts.size()), static_cast<int>(threads), [&](int s) { run(static_cast<size_t>(s)); });
   }
   // Deterministic reduction: first best in start order.
   const Outcome* best = nullptr;
@@ -493,27 +477,18 @@ GP::Prediction GP::predict(const Mat& Xs) const {
   // Large batches (≥ 400,000 kernel values, e.g. plotting or scoring a grid) are split between the
   // machine's threads, each with its own kernel clone (kernels may cache). The acquisition's candidate
   // batches stay below this and single-threaded, since the optimisers already run starts in parallel.
-  const size_t hw = std::max(1u, std::thread::hardware_concurrency());
+  const size_t hw = static_cast<size_t>(hardware_threads());
   const size_t threads = rows * n >= 400000 ? std::min<size_t>(hw, static_cast<size_t>(rows / 256)) : 1;
   if (threads <= 1) {
     predict_rows(*kernel_, 0, rows);
   } else {
+    // One contiguous block of rows per thread, each with its own kernel clone.
     std::vector<std::unique_ptr<Kernel>> kernels;
     for (size_t t = 0; t < threads; ++t) kernels.push_back(kernel_->clone());
-    std::vector<std::exception_ptr> errors(threads);
-    std::vector<std::thread> pool;
-    for (size_t t = 0; t < threads; ++t)
-      pool.emplace_back([&, t] {
-        try {
-          predict_rows(*kernels[t], rows * static_cast<Eigen::Index>(t) / static_cast<Eigen::Index>(threads),
-                       rows * static_cast<Eigen::Index>(t + 1) / static_cast<Eigen::Index>(threads));
-        } catch (...) {
-          errors[t] = std::current_exception();
-        }
-      });
-    for (auto& th : pool) th.join();
-    for (auto& e : errors)
-      if (e) std::rethrow_exception(e);
+    const auto T = static_cast<Eigen::Index>(threads);
+    parallel_for(static_cast<int>(threads), static_cast<int>(threads), [&](int t) {
+      predict_rows(*kernels[t], rows * t / T, rows * (t + 1) / T);
+    });
   }
   p.mean = (p.mean.array() * y_scale_ + y_mean_).matrix();
   p.variance *= y_scale_ * y_scale_;

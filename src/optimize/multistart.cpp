@@ -7,26 +7,18 @@
 #include "kbo/optimize/multistart.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <exception>
 #include <limits>
 #include <numeric>
-#include <thread>
 #include <vector>
+
+#include "kbo/core/parallel.hpp"
+#include "kbo/core/random.hpp"
 
 namespace kbo {
 namespace {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-
-/// SplitMix64 finaliser: decorrelates per-start seeds derived from (seed, index).
-std::uint64_t mix(std::uint64_t z) {
-  z += 0x9E3779B97F4A7C15ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 double nan_to_worst(double v) { return std::isnan(v) ? kNegInf : v; }
 
@@ -43,25 +35,6 @@ void validate(const Space& space, const AcqOptimizerOptions& o, const Mat& extra
     throw InputError("acquisition optimiser: needs raw_samples >= 1 and num_starts >= 1, or extra starts");
 }
 
-/// Runs fn(i) for i in [0, count) on up to `threads` threads (work taken from a shared counter). Each
-/// index writes only its own output, so results never depend on the thread count or scheduling.
-template <class F>
-void parallel_for(int count, int threads, F&& fn) {
-  threads = std::min(threads, count);
-  if (threads <= 1) {
-    for (int i = 0; i < count; ++i) fn(i);
-    return;
-  }
-  std::atomic<int> next{0};
-  std::vector<std::thread> pool;
-  pool.reserve(threads);
-  for (int t = 0; t < threads; ++t)
-    pool.emplace_back([&] {
-      for (int i = next.fetch_add(1); i < count; i = next.fetch_add(1)) fn(i);
-    });
-  for (auto& th : pool) th.join();
-}
-
 /// Scores the rows of C in fixed chunks of kChunk rows spread over the threads. The chunk boundaries do
 /// not depend on the thread count, so neither do the (floating-point) values.
 template <class ScoreBatch>
@@ -70,17 +43,10 @@ Vec score_parallel(ScoreBatch& score_batch, const Mat& C, int threads) {
   const Eigen::Index n = C.rows();
   const int chunks = static_cast<int>((n + kChunk - 1) / kChunk);
   Vec v(n);
-  std::vector<std::exception_ptr> errors(chunks);
   parallel_for(chunks, threads, [&](int c) {
-    try {
-      const Eigen::Index start = c * kChunk, m = std::min(kChunk, n - start);
-      v.segment(start, m) = score_batch(C.middleRows(start, m));
-    } catch (...) {
-      errors[c] = std::current_exception();
-    }
+    const Eigen::Index start = c * kChunk, m = std::min(kChunk, n - start);
+    v.segment(start, m) = score_batch(C.middleRows(start, m));
   });
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
   return v;
 }
 
@@ -100,8 +66,7 @@ OptResult maximize_impl(const Objective& f, ScoreBatch&& score_batch, bool batch
   validate(space, o, extra);
   const Box& box = space.bounds();
   const int D = space.dim();
-  const int threads =
-      o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = o.threads > 0 ? o.threads : hardware_threads();
 
   // Extra starts (always kept), canonicalised.
   Mat starts_extra(extra.rows(), D);
@@ -133,7 +98,7 @@ OptResult maximize_impl(const Objective& f, ScoreBatch&& score_batch, bool batch
   int evaluations = 0;
   std::vector<Vec> starts;
   if (o.raw_samples > 0 && o.num_starts > 0) {
-    Sobol sobol(D, mix(o.seed) | 1ULL);  // non-zero shift ⇒ scrambled for every seed
+    Sobol sobol(D, splitmix64(o.seed) | 1ULL);  // non-zero shift ⇒ scrambled for every seed
     Mat cand = sobol.next(o.raw_samples);
     Vec x(D);
     for (int i = 0; i < o.raw_samples; ++i) {
@@ -157,39 +122,32 @@ OptResult maximize_impl(const Objective& f, ScoreBatch&& score_batch, bool batch
   // Local runs, one slot per start.
   const int S = static_cast<int>(starts.size());
   std::vector<OptResult> results(S);
-  std::vector<std::exception_ptr> errors(S);
   auto run_one = [&](int s) {
-    try {
-      OptResult r;
-      if (o.type == AcqOptimizerType::MultiStart) {
-        r = lbfgs_maximize(f, starts[s], box, LbfgsOptions{o.max_evaluations, 1e-9});
-      } else {
-        CmaesOptions co;
-        co.sigma0 = o.cmaes_sigma0;
-        co.max_evaluations = o.max_evaluations;
-        co.project = [&space](Vec& x) { space.canonicalize(x); };
-        co.seed = mix(o.seed ^ mix(static_cast<std::uint64_t>(s) + 1));
-        if (batched) co.batch_objective = [&score_batch](const Mat& X) -> Vec { return score_batch(X); };
-        r = cmaes_maximize(f, starts[s], box, co);
-      }
-      // The polished point must be canonical; re-evaluate only if canonicalisation moved it.
-      Vec xc = r.x;
-      canonical(space, xc);
-      if (xc != r.x) {
-        r.x = xc;
-        r.value = f(r.x, nullptr);
-        ++r.evaluations;
-      }
-      r.value = nan_to_worst(r.value);
-      results[s] = std::move(r);
-    } catch (...) {
-      errors[s] = std::current_exception();
+    OptResult r;
+    if (o.type == AcqOptimizerType::MultiStart) {
+      r = lbfgs_maximize(f, starts[s], box, LbfgsOptions{o.max_evaluations, 1e-9});
+    } else {
+      CmaesOptions co;
+      co.sigma0 = o.cmaes_sigma0;
+      co.max_evaluations = o.max_evaluations;
+      co.project = [&space](Vec& x) { space.canonicalize(x); };
+      co.seed = splitmix64(o.seed ^ splitmix64(static_cast<std::uint64_t>(s) + 1));
+      if (batched) co.batch_objective = [&score_batch](const Mat& X) -> Vec { return score_batch(X); };
+      r = cmaes_maximize(f, starts[s], box, co);
     }
+    // The polished point must be canonical; re-evaluate only if canonicalisation moved it.
+    Vec xc = r.x;
+    canonical(space, xc);
+    if (xc != r.x) {
+      r.x = xc;
+      r.value = f(r.x, nullptr);
+      ++r.evaluations;
+    }
+    r.value = nan_to_worst(r.value);
+    results[s] = std::move(r);
   };
 
-  parallel_for(S, threads, run_one);
-  for (int s = 0; s < S; ++s)
-    if (errors[s]) std::rethrow_exception(errors[s]);
+  parallel_for(S, threads, run_one);  // an exception of start s is rethrown after all starts ran (lowest s)
 
   // Fixed-order reduction.
   OptResult best;

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <thread>
 #include <vector>
 
 #include "constant_mean_kernel.hpp"
 #include "kbo/strategy/bo_strategy.hpp"
 #include "kbo/core/error.hpp"
+#include "kbo/core/parallel.hpp"
 #include "kbo/model/hmc.hpp"
 
 namespace kbo {
@@ -192,12 +192,7 @@ std::vector<double> BOStrategy::refit(const std::vector<std::optional<GP>*>& mod
       // a start in a numerically hopeless region: the other runs decide
     }
   };
-  const int threads = std::max(1, std::min<int>(runs, static_cast<int>(std::thread::hardware_concurrency())));
-  std::vector<std::thread> pool;
-  for (int w = 1; w < threads; ++w)
-    pool.emplace_back([&, w] { for (int j = w; j < runs; j += threads) run(j); });
-  for (int j = 0; j < runs; j += threads) run(j);
-  for (auto& t : pool) t.join();
+  parallel_for(runs, 0, run);
 
   std::vector<double> best_objective(models.size());
   for (std::size_t m = 0; m < models.size(); ++m) {

@@ -11,6 +11,7 @@
 #include "kbo/acquisition/registry.hpp"
 #include "kbo/strategy/targets.hpp"
 #include "kbo/core/error.hpp"
+#include "kbo/core/random.hpp"
 #include "kbo/acquisition/fantasy.hpp"
 #include "kbo/model/kernels/stationary.hpp"
 #include "kbo/strategy/registry.hpp"
@@ -37,37 +38,6 @@ double min_distance(const Vec& u, const Mat& rows) {
 }
 
 }  // namespace
-
-std::uint64_t trial_seed(std::uint64_t seed, int trial_index) {
-  // splitmix64 finaliser over (seed, index): neighbouring indices give unrelated streams.
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (static_cast<std::uint64_t>(trial_index) + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-// ---------------------------------------------------------------- UnitCubeSpace
-
-UnitCubeSpace::UnitCubeSpace(std::shared_ptr<const Space> original)
-    : original_(std::move(original)), unit_(Box::unit(original_->dim())) {}
-
-Mat UnitCubeSpace::sample(int n, SamplingMethod method, Rng& rng) const {
-  return rows_to_unit(original_->sample(n, method, rng));
-}
-
-void UnitCubeSpace::canonicalize(Vec& u) const {
-  Vec x = from_unit(u);
-  original_->canonicalize(x);
-  u = unit_.clamp(to_unit(x));
-}
-
-std::string UnitCubeSpace::describe() const { return "unit cube of " + original_->describe(); }
-
-Mat UnitCubeSpace::rows_to_unit(const Mat& X) const {
-  Mat U(X.rows(), X.cols());
-  for (Eigen::Index i = 0; i < X.rows(); ++i) U.row(i) = to_unit(X.row(i).transpose()).transpose();
-  return U;
-}
 
 // ---------------------------------------------------------------- BOStrategy
 

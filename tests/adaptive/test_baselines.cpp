@@ -95,5 +95,44 @@ TEST(Baselines, MapAndHmcReportLengthscalesInTheirSupport) {
   EXPECT_THROW(BaselineOptions::from_json({{"theta_lower", 2.0}, {"theta_upper", 1.0}}, 1), InputError);
 }
 
+// Pending points enter through acquisition/fantasy.hpp with config.fantasy: the modes give different
+// models, and a pending point is never suggested again (fantasy "none" leaves the model blind to it).
+TEST(Baselines, PendingPointsUseTheConfiguredFantasy) {
+  BaselineOptions o;
+  o.mode = HyperMode::Fixed;
+  o.theta = {0.2};
+  auto space = std::make_shared<BoxSpace>(Box::unit(1));
+  Mat X(5, 1);
+  X << 0.05, 0.3, 0.5, 0.7, 0.95;
+  Vec y(5);
+  for (int i = 0; i < 5; ++i) y[i] = std::sin(6 * X(i, 0));
+  auto suggest = [&](const std::string& fantasy, const Mat& pending) {
+    StrategyConfig c = cfg(2, 9);
+    c.fantasy = fantasy;
+    HyperGpucbStrategy s(c, space, o);
+    const Vec x = s.suggest(X, y, pending, 7);
+    return std::make_pair(x, s.last_info());
+  };
+  const Vec x0 = suggest("kriging_believer", Mat(0, 1)).first;
+  const Mat pending = x0.transpose();
+  const auto [kb, kb_info] = suggest("kriging_believer", pending);
+  const auto [worst, worst_info] = suggest("constant_liar_worst", pending);
+  const auto [none, none_info] = suggest("none", pending);
+  EXPECT_EQ(kb_info["fantasy"], "kriging_believer");
+  EXPECT_EQ(worst_info["fantasy"], "constant_liar_worst");
+  EXPECT_GT(std::abs(kb[0] - x0[0]), 1e-6);
+  EXPECT_GT(std::abs(worst[0] - x0[0]), 1e-6);
+  EXPECT_NE(kb[0], worst[0]);
+  // "none": the same model as without the pending point, so the maximiser lands on it again and a
+  // uniform random point replaces it.
+  EXPECT_TRUE(none_info.value("repeat_replaced_by_random", false));
+  EXPECT_GT(std::abs(none[0] - x0[0]), 1e-9);
+  EXPECT_FALSE(kb_info.contains("repeat_replaced_by_random"));
+
+  StrategyConfig bad = cfg(2, 9);
+  bad.fantasy = "optimistic";
+  EXPECT_THROW(HyperGpucbStrategy(bad, space, o), InputError);
+}
+
 }  // namespace
 }  // namespace kbo

@@ -122,7 +122,8 @@ struct AgpucbOptions {
 /// config.init_method from config.seed): map X to the unit cube; if combining with MAP, fit the MAP
 /// lengthscales; choose h(t) by the estimator; set θ_t, B_t, β_t; maximise μ_t + β_t^{1/2} σ_t with
 /// maximize_acquisition (config.acq_optimizer, seeded by (seed, trial)). Pending points enter as
-/// fantasies observed at the posterior mean (they shrink σ there, μ is unchanged).
+/// fantasies of config.fantasy (condition_on_pending; the default kriging believer observes them at the
+/// posterior mean: σ shrinks there, μ is unchanged); a pending point is never suggested again.
 /// last_info(): t, h, g, b, eps_g, beta_sqrt, B_t, theta (vector), theta_map, g_eff (θ₀/θ_t, geometric
 /// mean over dims), info_gain, p_t, regret_estimate, line_search_evals, sigma_at_x.
 class AgpucbStrategy : public Strategy {
@@ -180,6 +181,8 @@ struct BaselineOptions {
 
 /// GP-UCB with fixed / MAP / HMC-marginalised lengthscales and constant β^{1/2}. With HMC the
 /// acquisition is the sample average of the per-sample UCBs (integrated acquisition, Snoek et al. 2012).
+/// Pending points enter each model as fantasies of config.fantasy, as in AgpucbStrategy; a pending point
+/// is never suggested again (a uniform random point seeded by (seed, trial) replaces it).
 /// last_info(): theta (mean over samples for HMC, per dim), g_eff (θ_ref/θ, geometric mean, θ_ref = 1),
 /// hmc_accept, hmc_step.
 class HyperGpucbStrategy : public Strategy {

@@ -84,4 +84,30 @@ class BoxSpace : public Space {
   Box box_;
 };
 
+/// The unit-cube image [0,1]^D of a space: sampling and canonicalisation are the original space's,
+/// carried through the affine map x = lower + u·(upper − lower). Strategies fit their GP and maximise
+/// their acquisition here, so kernel hyperparameters and priors mean the same thing whatever the user's
+/// bounds are. Invariant: canonicalize() leaves u in [0,1]^D (clamped after the round trip through the
+/// original space, whose map back may land a rounding error outside).
+class UnitCubeSpace : public Space {
+ public:
+  explicit UnitCubeSpace(std::shared_ptr<const Space> original);
+  int dim() const override { return unit_.dim(); }
+  const Box& bounds() const override { return unit_; }
+  /// The original space's sample (same draws from rng), mapped to the unit cube.
+  Mat sample(int n, SamplingMethod method, Rng& rng) const override;
+  void canonicalize(Vec& u) const override;
+  std::string describe() const override;
+  std::string kind() const override { return original_->kind(); }
+
+  Vec to_unit(const Vec& x) const { return original_->bounds().to_unit(x); }
+  Vec from_unit(const Vec& u) const { return original_->bounds().from_unit(u); }
+  Mat rows_to_unit(const Mat& X) const;  // to_unit of every row
+  const Space& original() const { return *original_; }
+
+ private:
+  std::shared_ptr<const Space> original_;
+  Box unit_;
+};
+
 }  // namespace kbo

@@ -6,34 +6,13 @@
 
 #include "kbo/acquisition/fantasy.hpp"
 #include "kbo/acquisition/registry.hpp"
+#include "kbo/core/random.hpp"  // trial_seed
+#include "kbo/core/space.hpp"   // UnitCubeSpace
 #include "kbo/model/hmc.hpp"
 #include "kbo/strategy/bo_model_options.hpp"
 #include "kbo/strategy/strategy.hpp"
 
 namespace kbo {
-
-/// The unit-cube image [0,1]^D of a space: sampling and canonicalisation are the original space's,
-/// carried through the affine map. The GP and the acquisition optimiser of BOStrategy work here, so
-/// kernel hyperparameters and priors mean the same thing whatever the user's bounds are.
-class UnitCubeSpace : public Space {
- public:
-  explicit UnitCubeSpace(std::shared_ptr<const Space> original);
-  int dim() const override { return unit_.dim(); }
-  const Box& bounds() const override { return unit_; }
-  Mat sample(int n, SamplingMethod method, Rng& rng) const override;
-  void canonicalize(Vec& u) const override;
-  std::string describe() const override;
-  std::string kind() const override { return original_->kind(); }
-
-  Vec to_unit(const Vec& x) const { return original_->bounds().to_unit(x); }
-  Vec from_unit(const Vec& u) const { return original_->bounds().from_unit(u); }
-  Mat rows_to_unit(const Mat& X) const;
-  const Space& original() const { return *original_; }
-
- private:
-  std::shared_ptr<const Space> original_;
-  Box unit_;
-};
 
 /// Standard GP-BO step: maps the space's box to the unit cube [0,1]^D (the GP always works there),
 /// initial design (config.n_init points, Sobol/uniform, canonicalised), then per suggestion: set data,
@@ -117,8 +96,5 @@ class RandomStrategy : public Strategy {
   StrategyConfig config_;
   std::shared_ptr<const Space> space_;
 };
-
-/// Seed of the per-trial random stream of a strategy (splitmix64 of seed and index).
-std::uint64_t trial_seed(std::uint64_t seed, int trial_index);
 
 }  // namespace kbo
