@@ -83,6 +83,11 @@ std::vector<std::string> FunctionalKernel::param_names() const {
   return {"variance"};
 }
 
+std::vector<ParamSpec> FunctionalKernel::param_specs() const {
+  if (!learn_variance_) return {};
+  return {ParamSpec::variance()};
+}
+
 void FunctionalKernel::set_variance(double v) {
   if (!(v > 0.0)) throw InputError("FunctionalKernel: variance must be > 0");
   variance_ = v;

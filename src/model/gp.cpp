@@ -19,19 +19,6 @@ namespace kbo {
 namespace {
 constexpr double kLog2Pi = 1.8378770664093453;
 
-// Kind of a hyperparameter, read from its name: decides default bounds, restart ranges and priors.
-enum class ParamKind { Lengthscale, Variance, Noise, Other };
-ParamKind kind_of(const std::string& name) {
-  if (name.find("lengthscale") != std::string::npos) return ParamKind::Lengthscale;
-  if (name.find("variance") != std::string::npos || name.find("scale") != std::string::npos) return ParamKind::Variance;
-  return ParamKind::Other;
-}
-// Index inside "lengthscale[i]", or -1 for an isotropic lengthscale.
-int lengthscale_index(const std::string& name) {
-  auto open = name.rfind('[');
-  if (open == std::string::npos) return -1;
-  return std::stoi(name.substr(open + 1));
-}
 }  // namespace
 
 GP::GP(KernelPtr kernel, double noise_variance, bool normalize, bool learn_noise)
@@ -136,6 +123,12 @@ std::vector<std::string> GP::hyperparameter_names() const {
   return names;
 }
 
+std::vector<ParamSpec> GP::hyperparameter_specs() const {
+  auto specs = kernel_->param_specs();
+  specs.push_back(ParamSpec::of(ParamRole::Noise));
+  return specs;
+}
+
 void GP::set_noise_variance(double v) {
   if (!(v > 0)) throw InputError("GP: noise variance must be > 0");
   noise_ = v;
@@ -229,16 +222,16 @@ Vec input_ranges(const Mat& X, int dims) {
     }
   return r;
 }
-double range_for(const std::string& name, const Vec& ranges) {
-  int idx = lengthscale_index(name);
-  if (idx >= 0 && idx < ranges.size()) return ranges[idx];
+// The input range a lengthscale (or period) is measured against: its coordinate's, else the mean.
+double range_for(const ParamSpec& spec, const Vec& ranges) {
+  if (spec.dim >= 0 && spec.dim < ranges.size()) return ranges[spec.dim];
   return ranges.mean();
 }
 }  // namespace
 
 void GP::default_bounds(Vec& lower, Vec& upper) const {
-  auto names = hyperparameter_names();
-  const int P = static_cast<int>(names.size());
+  const auto specs = hyperparameter_specs();
+  const int P = static_cast<int>(specs.size());
   lower.resize(P);
   upper.resize(P);
   Vec ranges = input_ranges(X_, static_cast<int>(X_.cols()));
@@ -247,40 +240,49 @@ void GP::default_bounds(Vec& lower, Vec& upper) const {
   const double m2 = y_.size() == 0 ? 0.0 : y_.squaredNorm() / static_cast<double>(y_.size());
   const double yvar = normalize_ || m2 == 0.0 ? 1.0 : std::max(m2, 1e-12);
   for (int p = 0; p < P; ++p) {
-    ParamKind kind = p == P - 1 ? ParamKind::Noise : kind_of(names[p]);
-    switch (kind) {
-      case ParamKind::Lengthscale: {
-        double r = range_for(names[p], ranges);
+    switch (specs[p].role) {
+      case ParamRole::Lengthscale:
+      case ParamRole::Period: {
+        double r = range_for(specs[p], ranges);
         lower[p] = std::log(1e-3 * r);
         upper[p] = std::log(1e3 * r);
         break;
       }
-      case ParamKind::Variance:
+      case ParamRole::Variance:
         lower[p] = std::log(1e-4 * yvar);
         upper[p] = std::log(1e4 * yvar);
         break;
-      case ParamKind::Noise:
+      case ParamRole::Noise:
         lower[p] = std::log(1e-8 * yvar);
         upper[p] = std::log(yvar);
         break;
-      case ParamKind::Other:
+      case ParamRole::Other:
         lower[p] = std::log(1e-4);
         upper[p] = std::log(1e4);
         break;
     }
+    if (specs[p].log_lower) lower[p] = *specs[p].log_lower;
+    if (specs[p].log_upper) upper[p] = *specs[p].log_upper;
   }
 }
 
 std::vector<Prior> GP::default_priors() const {
-  auto names = hyperparameter_names();
-  const int P = static_cast<int>(names.size());
+  const auto specs = hyperparameter_specs();
+  const int P = static_cast<int>(specs.size());
   std::vector<Prior> priors(P);
   Vec ranges = input_ranges(X_, static_cast<int>(X_.cols()));
   for (int p = 0; p < P; ++p) {
-    ParamKind kind = p == P - 1 ? ParamKind::Noise : kind_of(names[p]);
-    if (kind == ParamKind::Lengthscale) priors[p] = Prior::gamma(3.0, 6.0 / range_for(names[p], ranges));
-    if (kind == ParamKind::Variance) priors[p] = Prior::gamma(2.0, 0.15);
-    if (kind == ParamKind::Noise) priors[p] = Prior::gamma(1.1, 0.05);
+    if (specs[p].prior) {
+      priors[p] = *specs[p].prior;
+      continue;
+    }
+    switch (specs[p].role) {
+      case ParamRole::Lengthscale: priors[p] = Prior::gamma(3.0, 6.0 / range_for(specs[p], ranges)); break;
+      case ParamRole::Variance: priors[p] = Prior::gamma(2.0, 0.15); break;
+      case ParamRole::Noise: priors[p] = Prior::gamma(1.1, 0.05); break;
+      case ParamRole::Period:
+      case ParamRole::Other: break;
+    }
   }
   return priors;
 }
@@ -318,21 +320,20 @@ double GP::fit(const FitOptions& options) {
     return value;
   };
 
-  // Starting points: the current θ (clamped), then random restarts in data-aware ranges.
+  // Starting points: the current θ (clamped), then random restarts in data-aware ranges per role.
   std::vector<Vec> starts{theta0.cwiseMax(lower).cwiseMin(upper)};
   Rng rng = make_rng(options.seed + 7919);
   std::uniform_real_distribution<double> unif(0.0, 1.0);
-  auto names = hyperparameter_names();
+  const auto specs = hyperparameter_specs();
   Vec ranges = input_ranges(X_, static_cast<int>(X_.cols()));
   for (int r = 0; r < options.restarts; ++r) {
     Vec t = starts[0];
     for (int p : free) {
       double lo, hi;
-      ParamKind kind = p == P - 1 ? ParamKind::Noise : kind_of(names[p]);
-      if (kind == ParamKind::Lengthscale) {
-        double s = range_for(names[p], ranges);
+      if (specs[p].role == ParamRole::Lengthscale) {
+        double s = range_for(specs[p], ranges);
         lo = std::log(0.05 * s), hi = std::log(2.0 * s);
-      } else if (kind == ParamKind::Noise) {
+      } else if (specs[p].role == ParamRole::Noise) {
         // Between 1e-4 and 0.3 of the target variance: tiny-noise starts tend to get stuck in
         // interpolating optima with lower likelihood.
         lo = std::max(lower[p], upper[p] + std::log(1e-4));

@@ -124,6 +124,16 @@ std::vector<std::string> StationaryKernel::param_names() const {
   return names;
 }
 
+std::vector<ParamSpec> StationaryKernel::param_specs() const {
+  std::vector<ParamSpec> specs;
+  if (ard_)
+    for (int i = 0; i < dim_; ++i) specs.push_back(ParamSpec::lengthscale(i));
+  else
+    specs.push_back(ParamSpec::lengthscale());
+  specs.push_back(ParamSpec::variance());
+  return specs;
+}
+
 void StationaryKernel::set_lengthscales(const Vec& l) {
   if (l.size() != lengthscales_.size() || (l.array() <= 0).any())
     throw InputError("kernel: lengthscales must be " + std::to_string(lengthscales_.size()) + " positive values");

@@ -1,5 +1,6 @@
 // BOStrategy's hyperparameter fit (include/kbo/bo_strategy.hpp): bounds, priors, starting points, the
-// multi-start MAP refit of one or more models in one thread pool, and HMC draws of θ.
+// multi-start MAP refit of one or more models in one thread pool, and HMC draws of θ. Parameters are
+// told apart by their roles (ParamSpec), never by their names.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -24,20 +25,24 @@ void BOStrategy::fit_bounds(const GP& gp, Vec& lower, Vec& upper) const {
 
 std::vector<Prior> BOStrategy::map_priors(const GP& gp) const {
   const BOModelOptions& mo = model_options_;
-  const auto names = gp.hyperparameter_names();
+  const auto specs = gp.hyperparameter_specs();
   // MAP priors as densities of θ; by default BoTorch's SingleTaskGP priors: Gamma(3, 6) on lengthscales
   // (inputs are on the unit cube), Gamma(2, 0.15) on the signal variance, Gamma(1.1, 0.05) on the noise
-  // variance (GP::default_priors names the same kinds; other parameters keep its priors).
+  // variance, per parameter role. Other roles, and parameters that declare a prior of their own, keep
+  // GP::default_priors'.
   std::vector<Prior> priors;
   if (config_.map) {
     priors = gp.default_priors();
     for (std::size_t p = 0; p < priors.size(); ++p) {
-      if (p + 1 == priors.size()) {
-        priors[p] = Prior::gamma(mo.noise_prior_shape, mo.noise_prior_rate);
-      } else if (names[p].find("lengthscale") != std::string::npos) {
-        priors[p] = Prior::gamma(mo.lengthscale_prior_shape, mo.lengthscale_prior_rate);
-      } else if (names[p].find("variance") != std::string::npos || names[p].find("scale") != std::string::npos) {
-        priors[p] = Prior::gamma(mo.variance_prior_shape, mo.variance_prior_rate);
+      const ParamSpec& spec = specs[p];
+      if (!spec.prior) {  // a parameter's own prior wins over its role's
+        if (spec.role == ParamRole::Noise) {
+          priors[p] = Prior::gamma(mo.noise_prior_shape, mo.noise_prior_rate);
+        } else if (spec.role == ParamRole::Lengthscale) {
+          priors[p] = Prior::gamma(mo.lengthscale_prior_shape, mo.lengthscale_prior_rate);
+        } else if (spec.role == ParamRole::Variance) {
+          priors[p] = Prior::gamma(mo.variance_prior_shape, mo.variance_prior_rate);
+        }
       }
       priors[p] = priors[p].value_density();
     }
@@ -93,17 +98,16 @@ std::vector<GP> BOStrategy::hmc_models(int trial_index) {
 std::vector<Vec> BOStrategy::fit_starts(const GP& gp, const Vec& lower, const Vec& upper, int trial_index) const {
   // The previous fit (warm start), the fixed start if configured, and config.fit_restarts random draws.
   const Vec theta0 = gp.hyperparameters();
-  const auto names = gp.hyperparameter_names();
+  const auto specs = gp.hyperparameter_specs();
   const BOModelOptions& mo = model_options_;
-  const Eigen::Index noise = lower.size() - 1;
   std::vector<Vec> starts;
   if (mo.warm_start) starts.push_back(theta0.cwiseMax(lower).cwiseMin(upper));
   if (mo.fixed_start_lengthscale > 0.0) {
     Vec t = theta0;
     for (Eigen::Index p = 0; p < t.size(); ++p) {
-      if (p == noise) {
+      if (specs[p].role == ParamRole::Noise) {
         if (gp.learns_noise()) t[p] = std::log(mo.fixed_start_noise);
-      } else if (names[p].find("lengthscale") != std::string::npos) {
+      } else if (specs[p].role == ParamRole::Lengthscale) {
         t[p] = std::log(mo.fixed_start_lengthscale);
       } else {
         t[p] = 0.0;  // signal variance 1 of the standardised targets
@@ -118,10 +122,10 @@ std::vector<Vec> BOStrategy::fit_starts(const GP& gp, const Vec& lower, const Ve
     Vec t = theta0;
     for (Eigen::Index p = 0; p < t.size(); ++p) {
       double lo, hi;
-      if (p == t.size() - 1) {
+      if (specs[p].role == ParamRole::Noise) {
         if (!gp.learns_noise()) continue;
         lo = std::log(mo.noise_floor), hi = std::log(mo.restart_noise_max);  // standardised noise variance
-      } else if (names[p].find("lengthscale") != std::string::npos) {
+      } else if (specs[p].role == ParamRole::Lengthscale) {
         lo = std::log(mo.restart_lengthscale_min), hi = std::log(mo.restart_lengthscale_max);  // unit cube
       } else {
         lo = theta0[p] - std::log(10.0), hi = theta0[p] + std::log(10.0);
