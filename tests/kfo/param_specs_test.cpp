@@ -8,8 +8,10 @@
 #include "kbo/kfo/experiment.hpp"
 #include "kbo/kfo/flip_kernel.hpp"
 #include "kbo/kfo/functional_kernel.hpp"
+#include "kbo/kfo/hyperkernel.hpp"
 #include "kbo/kfo/kernel_io.hpp"
 #include "kbo/kfo/linear_kernel.hpp"
+#include "kbo/model/kernels/matern.hpp"
 #include "kbo/model/kernels/stationary.hpp"
 
 using namespace kbo;
@@ -52,4 +54,14 @@ TEST(KfoParamSpecs, Baselines) {
   // MKL: SE + Matérn-3/2 + linear, each with its own variance.
   const auto mkl = roles(*make_gp_baseline("mkl", 2));
   EXPECT_EQ(std::count(mkl.begin(), mkl.end(), V), 3);
+}
+
+TEST(KfoHyperkernel, MaternCorrelationIsTheSharedFormula) {
+  const double l = 0.6;
+  for (double r : {0.0, 0.2, 0.5, 1.3}) {
+    EXPECT_NEAR(matern32_corr(r, l), matern::matern32(r / l), 1e-15);
+    EXPECT_NEAR(matern32_corr_deriv(r, l), matern::matern32_derivative(r / l) / l, 1e-14);
+    if (r > 0) EXPECT_NEAR(matern32_corr_deriv_over_r(r, l), matern32_corr_deriv(r, l) / r, 1e-13);
+  }
+  EXPECT_NEAR(matern32_corr_deriv_over_r(0.0, l), -3.0 / (l * l), 1e-15);
 }
