@@ -23,7 +23,6 @@ HyperGpucbStrategy::HyperGpucbStrategy(StrategyConfig config, std::shared_ptr<co
   const int d = space_->dim();
   if (!(opt_.theta.size() == 1 || static_cast<int>(opt_.theta.size()) == d))
     throw InputError("gpucb baseline option 'theta' needs 1 or " + std::to_string(d) + " values");
-  parse_fantasy_mode(config_.fantasy);  // InputError naming the allowed modes
   theta_ = expand_lengthscales(opt_.theta, d);
   UnitCubeSpace unit(space_);
   Rng rng = make_rng(config_.seed);
@@ -125,7 +124,7 @@ Vec HyperGpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, 
   }
 
   // Pending points: fantasies of config.fantasy on each model (θ fixed, no refit), as BOStrategy and A-GP-UCB.
-  const FantasyMode fantasy = parse_fantasy_mode(config_.fantasy);
+  const FantasyMode fantasy = config_.fantasy;
   std::deque<GP> fant;
   for (const GP& m : models) fant.push_back(condition_on_pending(m, pendingU, fantasy));
   // With HMC, the integrated acquisition (Snoek et al. 2012): the mean of the per-draw UCBs.
@@ -141,7 +140,7 @@ Vec HyperGpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, 
   info_["theta"] = std::vector<double>(theta_mean.data(), theta_mean.data() + d);
   info_["g_eff"] = std::exp(-mean_log.mean());
   info_["beta_sqrt"] = opt_.beta_sqrt;
-  if (pendingU.rows() > 0) info_["fantasy"] = config_.fantasy;
+  if (pendingU.rows() > 0) info_["fantasy"] = to_string(config_.fantasy);
   // Never suggest a pending point again (as A-GP-UCB): a uniform random point instead.
   if (repeats_a_row(pendingU, r.x)) {
     info_["repeat_replaced_by_random"] = true;

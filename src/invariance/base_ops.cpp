@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "kbo/model/kernels/matern.hpp"
+
 namespace kbo::inv {
 
 const StationaryKernel* as_isotropic(const Kernel& base) {
@@ -12,10 +14,10 @@ const StationaryKernel* as_isotropic(const Kernel& base) {
 
 double profile_deriv_over_r(const StationaryKernel& k, double r) {
   if (r > 1e-8) return k.profile_derivative(r) / r;
-  switch (k.type()) {  // limits of φ'(r)/r as r → 0
-    case StationaryType::RBF: return -1.0;
-    case StationaryType::Matern32: return -3.0;
-    case StationaryType::Matern52: return -5.0 / 3.0;
+  switch (k.type()) {  // limits of φ'(r)/r as r → 0 (−1, −3, −5/3)
+    case StationaryType::RBF: return matern::rbf_derivative_over_r(0.0);
+    case StationaryType::Matern32: return matern::matern32_derivative_over_r(0.0);
+    case StationaryType::Matern52: return matern::matern52_derivative_over_r(0.0);
     case StationaryType::Matern12: return 0.0;  // kink at 0: any subgradient; 0 is the symmetric one
   }
   return 0.0;

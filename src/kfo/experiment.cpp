@@ -8,6 +8,7 @@
 
 #include "kbo/core/error.hpp"
 #include "kbo/model/kernels/combine.hpp"
+#include "kbo/model/kernels/matern.hpp"
 #include "kbo/model/kernels/stationary.hpp"
 #include "kbo/kfo/data.hpp"
 #include "kbo/kfo/flip_kernel.hpp"
@@ -131,7 +132,7 @@ SvmOutcome svm_with_gram(const Mat& Ktr, const Mat& Kte, const Labels& ytr, cons
 
 Mat se_gram(const Mat& R, double l) { return (-0.5 * (R.array() / l).square()).exp().matrix(); }
 Mat m32_gram(const Mat& R, double l) {
-  const Eigen::ArrayXXd u = std::sqrt(3.0) * R.array() / l;
+  const Eigen::ArrayXXd u = matern::kSqrt3 * R.array() / l;
   return ((1.0 + u) * (-u).exp()).matrix();
 }
 }  // namespace

@@ -73,6 +73,11 @@ std::vector<std::string> SpectrumFlipKernel::param_names() const {
   return {"variance"};
 }
 
+std::vector<ParamSpec> SpectrumFlipKernel::param_specs() const {
+  if (!learn_variance_) return {};
+  return {ParamSpec::variance()};
+}
+
 void SpectrumFlipKernel::set_variance(double v) {
   if (!(v > 0.0)) throw InputError("SpectrumFlipKernel: variance must be > 0");
   variance_ = v;

@@ -6,10 +6,6 @@
 
 namespace kbo {
 
-namespace {
-constexpr double kSqrt3 = 1.7320508075688772;
-}
-
 Mat pairwise_distances(const Mat& X, const Mat& Y) {
   if (X.cols() != Y.cols()) throw InputError("pairwise_distances: inputs have different dimensions");
   Mat R(X.rows(), Y.rows());
@@ -83,6 +79,11 @@ std::vector<std::string> FunctionalKernel::param_names() const {
   return {"variance"};
 }
 
+std::vector<ParamSpec> FunctionalKernel::param_specs() const {
+  if (!learn_variance_) return {};
+  return {ParamSpec::variance()};
+}
+
 void FunctionalKernel::set_variance(double v) {
   if (!(v > 0.0)) throw InputError("FunctionalKernel: variance must be > 0");
   variance_ = v;
@@ -128,7 +129,7 @@ Mat FunctionalKernel::cross_grad_x(const Vec& x, const Mat& X) const {
     const Vec diff = x - X.row(j).transpose();
     const double r = diff.norm();
     const double mr = kfo::matern32_corr(r, l);
-    const double dm_over_r = -(3.0 / (l * l)) * std::exp(-kSqrt3 * r / l);
+    const double dm_over_r = kfo::matern32_corr_deriv_over_r(r, l);
     double s = 0.0;
     for (Eigen::Index u = 0; u < weights_.size(); ++u) {
       const double den = 1.0 - lam * mr * m_grid_(u);

@@ -5,12 +5,9 @@
 #include <string>
 
 #include "kbo/core/error.hpp"
+#include "kbo/model/kernels/matern.hpp"
 
 namespace kbo::kfo {
-
-namespace {
-constexpr double kSqrt3 = 1.7320508075688772;
-}
 
 void validate(const HyperkernelParams& p) {
   if (!(std::isfinite(p.lambda_h) && p.lambda_h > 0.0 && p.lambda_h < 1.0))
@@ -19,15 +16,16 @@ void validate(const HyperkernelParams& p) {
     throw InputError("hyperkernel lengthscale = " + std::to_string(p.lengthscale) + " is invalid (allowed: > 0)");
 }
 
-double matern32_corr(double r, double l) {
-  const double u = kSqrt3 * r / l;
-  return (1.0 + u) * std::exp(-u);
-}
+double matern32_corr(double r, double l) { return matern::matern32_of_s(matern::kSqrt3 * r / l); }
 
 double matern32_corr_deriv(double r, double l) {
   // d/dr (1+u)e^{-u} = -u e^{-u} du/dr, du/dr = √3/l.
-  const double u = kSqrt3 * r / l;
-  return -u * std::exp(-u) * kSqrt3 / l;
+  return matern::matern32_ds(matern::kSqrt3 * r / l) * matern::kSqrt3 / l;
+}
+
+double matern32_corr_deriv_over_r(double r, double l) {
+  // (−u e^{−u} √3/l)/r = −(3/l²) e^{−u}: finite at r = 0.
+  return -(3.0 / (l * l)) * std::exp(-(matern::kSqrt3 * r / l));
 }
 
 double harmonic(double r1, double r2, const HyperkernelParams& p) {

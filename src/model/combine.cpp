@@ -30,6 +30,11 @@ std::vector<std::string> ScaleKernel::param_names() const {
   for (auto& n : base_->param_names()) names.push_back("base." + n);
   return names;
 }
+std::vector<ParamSpec> ScaleKernel::param_specs() const {
+  std::vector<ParamSpec> specs{ParamSpec::variance()};  // the output scale s²
+  for (auto& s : base_->param_specs()) specs.push_back(s);
+  return specs;
+}
 Mat ScaleKernel::cross(const Mat& X, const Mat& Y) const { return std::exp(log_scale_) * base_->cross(X, Y); }
 Vec ScaleKernel::diag(const Mat& X) const { return std::exp(log_scale_) * base_->diag(X); }
 std::vector<Mat> ScaleKernel::gram_gradients(const Mat& X) const {
@@ -65,6 +70,11 @@ std::vector<std::string> BinaryKernel::param_names() const {
   for (auto& n : a_->param_names()) names.push_back("a." + n);
   for (auto& n : b_->param_names()) names.push_back("b." + n);
   return names;
+}
+std::vector<ParamSpec> BinaryKernel::param_specs() const {
+  std::vector<ParamSpec> specs = a_->param_specs();
+  for (auto& s : b_->param_specs()) specs.push_back(s);
+  return specs;
 }
 Mat BinaryKernel::cross(const Mat& X, const Mat& Y) const {
   if (op_ == Op::Sum) return a_->cross(X, Y) + b_->cross(X, Y);

@@ -6,14 +6,12 @@
 #include <sstream>
 #include <vector>
 
+#include "kbo/model/kernels/matern.hpp"
 #include "stationary_pass.hpp"
 
 namespace kbo {
 
 namespace {
-constexpr double kSqrt3 = 1.7320508075688772;
-constexpr double kSqrt5 = 2.2360679774997896;
-
 namespace sd = stationary_detail;
 static_assert(static_cast<int>(StationaryType::RBF) == static_cast<int>(sd::Profile::RBF) &&
               static_cast<int>(StationaryType::Matern12) == static_cast<int>(sd::Profile::Matern12) &&
@@ -110,6 +108,16 @@ std::vector<std::string> StationaryKernel::param_names() const {
   return names;
 }
 
+std::vector<ParamSpec> StationaryKernel::param_specs() const {
+  std::vector<ParamSpec> specs;
+  if (ard_)
+    for (int i = 0; i < dim_; ++i) specs.push_back(ParamSpec::lengthscale(i));
+  else
+    specs.push_back(ParamSpec::lengthscale());
+  specs.push_back(ParamSpec::variance());
+  return specs;
+}
+
 void StationaryKernel::set_lengthscales(const Vec& l) {
   if (l.size() != lengthscales_.size() || (l.array() <= 0).any())
     throw InputError("kernel: lengthscales must be " + std::to_string(lengthscales_.size()) + " positive values");
@@ -122,20 +130,20 @@ void StationaryKernel::set_variance(double v) {
 
 double StationaryKernel::profile(double r) const {
   switch (type_) {
-    case StationaryType::RBF: return std::exp(-0.5 * r * r);
-    case StationaryType::Matern12: return std::exp(-r);
-    case StationaryType::Matern32: return (1.0 + kSqrt3 * r) * std::exp(-kSqrt3 * r);
-    case StationaryType::Matern52: return (1.0 + kSqrt5 * r + 5.0 / 3.0 * r * r) * std::exp(-kSqrt5 * r);
+    case StationaryType::RBF: return matern::rbf(r);
+    case StationaryType::Matern12: return matern::matern12(r);
+    case StationaryType::Matern32: return matern::matern32(r);
+    case StationaryType::Matern52: return matern::matern52(r);
   }
   return 0.0;
 }
 
 double StationaryKernel::profile_derivative(double r) const {
   switch (type_) {
-    case StationaryType::RBF: return -r * std::exp(-0.5 * r * r);
-    case StationaryType::Matern12: return -std::exp(-r);
-    case StationaryType::Matern32: return -3.0 * r * std::exp(-kSqrt3 * r);
-    case StationaryType::Matern52: return -5.0 / 3.0 * r * (1.0 + kSqrt5 * r) * std::exp(-kSqrt5 * r);
+    case StationaryType::RBF: return matern::rbf_derivative(r);
+    case StationaryType::Matern12: return matern::matern12_derivative(r);
+    case StationaryType::Matern32: return matern::matern32_derivative(r);
+    case StationaryType::Matern52: return matern::matern52_derivative(r);
   }
   return 0.0;
 }

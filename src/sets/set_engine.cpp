@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kbo/core/error.hpp"
+#include "kbo/model/kernels/matern.hpp"
 #include "kbo/sets/set_kernel.hpp"
 #include "set_profile_avx2.hpp"
 
@@ -112,7 +113,7 @@ void profile_eval(StationaryType type, const Mat& r2, Mat& phi, Mat* g) {
       return;
     }
     case StationaryType::Matern32: {
-      const double s3 = std::sqrt(3.0);
+      const double s3 = matern::kSqrt3;
       const Eigen::ArrayXXd r = R2.sqrt();
       const Eigen::ArrayXXd e = (-s3 * r).exp();
       phi = ((1.0 + s3 * r) * e).matrix();
@@ -120,7 +121,7 @@ void profile_eval(StationaryType type, const Mat& r2, Mat& phi, Mat* g) {
       return;
     }
     case StationaryType::Matern52: {
-      const double s5 = std::sqrt(5.0);
+      const double s5 = matern::kSqrt5;
       const Eigen::ArrayXXd r = R2.sqrt();
       const Eigen::ArrayXXd e = (-s5 * r).exp();
       const Eigen::ArrayXXd lin = 1.0 + s5 * r;
@@ -256,7 +257,7 @@ void tile_block_sums_generic(StationaryType type, const Eigen::Ref<const Mat>& A
   if (want_gd) out.gd.assign(d, Mat::Zero(ni, nj));
   const bool need_g = want_gr2 || want_gd;
   Eigen::ArrayXd r2(R), r(R), e(R), phi(R), g(R), tmp(R);
-  const double s3 = std::sqrt(3.0), s5 = std::sqrt(5.0);
+  const double s3 = matern::kSqrt3, s5 = matern::kSqrt5;
   // Row-block sums of a column: view it as L x ni and sum each column.
   auto add_block = [&](Mat& S, const Eigen::ArrayXd& v, Eigen::Index j) {
     S.col(j / L) += Eigen::Map<const Mat>(v.data(), L, ni).colwise().sum().transpose();

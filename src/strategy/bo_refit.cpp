@@ -1,5 +1,6 @@
 // BOStrategy's hyperparameter fit (include/kbo/bo_strategy.hpp): bounds, priors, starting points, the
-// multi-start MAP refit of one or more models in one thread pool, and HMC draws of θ.
+// multi-start MAP refit of one or more models (kbo::fit_hyperparameters, all runs in one thread pool),
+// and HMC draws of θ. Parameters are told apart by their roles (ParamSpec), never by their names.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -8,7 +9,7 @@
 #include "constant_mean_kernel.hpp"
 #include "kbo/strategy/bo_strategy.hpp"
 #include "kbo/core/error.hpp"
-#include "kbo/core/parallel.hpp"
+#include "kbo/model/fit.hpp"
 #include "kbo/model/hmc.hpp"
 
 namespace kbo {
@@ -24,20 +25,24 @@ void BOStrategy::fit_bounds(const GP& gp, Vec& lower, Vec& upper) const {
 
 std::vector<Prior> BOStrategy::map_priors(const GP& gp) const {
   const BOModelOptions& mo = model_options_;
-  const auto names = gp.hyperparameter_names();
+  const auto specs = gp.hyperparameter_specs();
   // MAP priors as densities of θ; by default BoTorch's SingleTaskGP priors: Gamma(3, 6) on lengthscales
   // (inputs are on the unit cube), Gamma(2, 0.15) on the signal variance, Gamma(1.1, 0.05) on the noise
-  // variance (GP::default_priors names the same kinds; other parameters keep its priors).
+  // variance, per parameter role. Other roles, and parameters that declare a prior of their own, keep
+  // GP::default_priors'.
   std::vector<Prior> priors;
   if (config_.map) {
     priors = gp.default_priors();
     for (std::size_t p = 0; p < priors.size(); ++p) {
-      if (p + 1 == priors.size()) {
-        priors[p] = Prior::gamma(mo.noise_prior_shape, mo.noise_prior_rate);
-      } else if (names[p].find("lengthscale") != std::string::npos) {
-        priors[p] = Prior::gamma(mo.lengthscale_prior_shape, mo.lengthscale_prior_rate);
-      } else if (names[p].find("variance") != std::string::npos || names[p].find("scale") != std::string::npos) {
-        priors[p] = Prior::gamma(mo.variance_prior_shape, mo.variance_prior_rate);
+      const ParamSpec& spec = specs[p];
+      if (!spec.prior) {  // a parameter's own prior wins over its role's
+        if (spec.role == ParamRole::Noise) {
+          priors[p] = Prior::gamma(mo.noise_prior_shape, mo.noise_prior_rate);
+        } else if (spec.role == ParamRole::Lengthscale) {
+          priors[p] = Prior::gamma(mo.lengthscale_prior_shape, mo.lengthscale_prior_rate);
+        } else if (spec.role == ParamRole::Variance) {
+          priors[p] = Prior::gamma(mo.variance_prior_shape, mo.variance_prior_rate);
+        }
       }
       priors[p] = priors[p].value_density();
     }
@@ -93,17 +98,16 @@ std::vector<GP> BOStrategy::hmc_models(int trial_index) {
 std::vector<Vec> BOStrategy::fit_starts(const GP& gp, const Vec& lower, const Vec& upper, int trial_index) const {
   // The previous fit (warm start), the fixed start if configured, and config.fit_restarts random draws.
   const Vec theta0 = gp.hyperparameters();
-  const auto names = gp.hyperparameter_names();
+  const auto specs = gp.hyperparameter_specs();
   const BOModelOptions& mo = model_options_;
-  const Eigen::Index noise = lower.size() - 1;
   std::vector<Vec> starts;
   if (mo.warm_start) starts.push_back(theta0.cwiseMax(lower).cwiseMin(upper));
   if (mo.fixed_start_lengthscale > 0.0) {
     Vec t = theta0;
     for (Eigen::Index p = 0; p < t.size(); ++p) {
-      if (p == noise) {
+      if (specs[p].role == ParamRole::Noise) {
         if (gp.learns_noise()) t[p] = std::log(mo.fixed_start_noise);
-      } else if (names[p].find("lengthscale") != std::string::npos) {
+      } else if (specs[p].role == ParamRole::Lengthscale) {
         t[p] = std::log(mo.fixed_start_lengthscale);
       } else {
         t[p] = 0.0;  // signal variance 1 of the standardised targets
@@ -118,10 +122,10 @@ std::vector<Vec> BOStrategy::fit_starts(const GP& gp, const Vec& lower, const Ve
     Vec t = theta0;
     for (Eigen::Index p = 0; p < t.size(); ++p) {
       double lo, hi;
-      if (p == t.size() - 1) {
+      if (specs[p].role == ParamRole::Noise) {
         if (!gp.learns_noise()) continue;
         lo = std::log(mo.noise_floor), hi = std::log(mo.restart_noise_max);  // standardised noise variance
-      } else if (names[p].find("lengthscale") != std::string::npos) {
+      } else if (specs[p].role == ParamRole::Lengthscale) {
         lo = std::log(mo.restart_lengthscale_min), hi = std::log(mo.restart_lengthscale_max);  // unit cube
       } else {
         lo = theta0[p] - std::log(10.0), hi = theta0[p] + std::log(10.0);
@@ -133,75 +137,67 @@ std::vector<Vec> BOStrategy::fit_starts(const GP& gp, const Vec& lower, const Ve
   return starts;
 }
 
+namespace {
+// θ as a GP holds it after set_hyperparameters(θ): the kernel stores exp(θ) and reports log of that, and
+// log ∘ exp need not be the identity in floating point. refit's runs start from a model set to each start,
+// as they always did, so that fits are reproducible bit for bit.
+Vec as_held(const GP& gp, const Vec& theta) {
+  const Eigen::Index P = theta.size();
+  KernelPtr k = gp.kernel().clone();
+  k->set_log_params(theta.head(P - 1));
+  Vec held(P);
+  held << k->log_params(), std::log(std::exp(theta[P - 1]));
+  return held;
+}
+}  // namespace
+
 std::vector<double> BOStrategy::refit(const std::vector<std::optional<GP>*>& models, int trial_index) {
-  // Each (model, start) pair is one capped L-BFGS run on its own copy of the GP. All runs of all models
-  // share one thread pool (they are independent and the refit dominates the cost of an iteration); per
-  // model the best objective wins — ties by start order, so the result does not depend on thread timing.
-  struct Plan {
-    Vec lower, upper;
-    std::vector<Vec> starts;
-    std::vector<Prior> priors;
-  };
-  struct Job {
-    std::size_t model;
-    std::size_t start;
-  };
+  // One fitting problem per model: its bounds, priors and starts (warm start + random restarts seeded by
+  // the trial). fit_hyperparameters runs every (model, start) pair as one capped L-BFGS run in one thread
+  // pool; per model the best objective wins (ties by start order, so the result does not depend on thread
+  // timing) and replaces the model's θ.
   const BOModelOptions& mo = model_options_;
-  std::vector<Plan> plans(models.size());
-  std::vector<Job> jobs;
+  std::vector<std::optional<GP>> surrogates(models.size());
+  std::vector<const GP*> fitted(models.size());
+  std::vector<HyperparameterFit> fits(models.size());
   for (std::size_t m = 0; m < models.size(); ++m) {
     const GP& gp = **models[m];
-    fit_bounds(gp, plans[m].lower, plans[m].upper);
-    plans[m].starts = fit_starts(gp, plans[m].lower, plans[m].upper, trial_index);
-    plans[m].priors = map_priors(gp);
-    for (std::size_t r = 0; r < plans[m].starts.size(); ++r) jobs.push_back({m, r});
-  }
-
-  const int runs = static_cast<int>(jobs.size());
-  std::vector<std::optional<GP>> fitted(runs);
-  std::vector<double> objective(runs, -std::numeric_limits<double>::infinity());
-  auto run = [&](int j) {
-    const Plan& plan = plans[jobs[j].model];
-    const GP& gp = **models[jobs[j].model];
-    const std::size_t r = jobs[j].start;
-    try {
-      FitOptions fit;
-      fit.restarts = 0;
-      fit.max_evaluations = mo.fit_evaluations;
-      fit.map = config_.map;
-      fit.priors = plan.priors;
-      fit.lower = plan.lower;
-      fit.upper = plan.upper;
-      if (const Kernel* surrogate = gp.kernel().fit_surrogate()) {
-        // Fit θ on the surrogate kernel (same parameter layout), then use it in the model's kernel.
-        GP s(with_constant_mean(surrogate->clone(), gls_mean_variance()), gp.noise_variance(), gp.normalizes(),
-             gp.learns_noise());
-        s.set_data(gp.X(), gp.y());
-        s.set_hyperparameters(plan.starts[r]);
-        objective[j] = s.fit(fit);
-        GP g(gp);
-        g.set_hyperparameters(s.hyperparameters());
-        fitted[j].emplace(std::move(g));
-        return;
-      }
-      GP g(gp);
-      if (!(mo.warm_start && r == 0)) g.set_hyperparameters(plan.starts[r]);  // gp already holds the warm start
-      objective[j] = g.fit(fit);
-      fitted[j].emplace(std::move(g));
-    } catch (const NumericalError&) {
-      // a start in a numerically hopeless region: the other runs decide
+    HyperparameterFit& fit = fits[m];
+    fit_bounds(gp, fit.lower, fit.upper);
+    const std::vector<Vec> starts = fit_starts(gp, fit.lower, fit.upper, trial_index);
+    fit.priors = map_priors(gp);
+    fit.map = config_.map;
+    fit.max_evaluations = mo.fit_evaluations;
+    fit.mask.assign(static_cast<std::size_t>(fit.lower.size()), true);
+    fit.mask.back() = gp.learns_noise();
+    fitted[m] = &gp;
+    if (const Kernel* surrogate = gp.kernel().fit_surrogate()) {
+      // Fit θ on the surrogate kernel (same parameter layout), then use it in the model's kernel.
+      surrogates[m].emplace(with_constant_mean(surrogate->clone(), gls_mean_variance()), gp.noise_variance(),
+                            gp.normalizes(), gp.learns_noise());
+      surrogates[m]->set_data(gp.X(), gp.y());
+      fitted[m] = &*surrogates[m];
     }
-  };
-  parallel_for(runs, 0, run);
+    for (std::size_t r = 0; r < starts.size(); ++r) {
+      const bool held = !surrogates[m] && mo.warm_start && r == 0;  // the model already holds the warm start
+      try {
+        fit.starts.push_back(held ? starts[r] : as_held(*fitted[m], starts[r]));
+      } catch (const NumericalError&) {
+        // a start the kernel cannot take (e.g. a data-dependent kernel's rebuild fails): the others decide
+      }
+    }
+    if (fit.starts.empty()) throw NumericalError("GP hyperparameter fit failed from every start");
+  }
+  const std::vector<FitResult> results = fit_hyperparameters(fitted, fits);
 
   std::vector<double> best_objective(models.size());
   for (std::size_t m = 0; m < models.size(); ++m) {
-    int best = -1;
-    for (int j = 0; j < runs; ++j)
-      if (jobs[j].model == m && fitted[j] && (best < 0 || objective[j] > objective[best])) best = j;
-    if (best < 0) throw NumericalError("GP hyperparameter fit failed from every start");
-    *models[m] = std::move(fitted[best]);
-    best_objective[m] = objective[best];
+    // θ fitted on a surrogate reaches the model as the surrogate held it.
+    const Vec theta = surrogates[m] ? as_held(*surrogates[m], results[m].theta) : results[m].theta;
+    GP g(**models[m]);
+    g.set_hyperparameters(theta);
+    *models[m] = std::move(g);
+    best_objective[m] = results[m].value;
   }
   return best_objective;
 }

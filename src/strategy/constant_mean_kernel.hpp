@@ -33,6 +33,7 @@ class ConstantMeanKernel : public Kernel {
   Vec log_params() const override { return inner_->log_params(); }
   void set_log_params(const Vec& p) override { inner_->set_log_params(p); }
   std::vector<std::string> param_names() const override { return inner_->param_names(); }
+  std::vector<ParamSpec> param_specs() const override { return inner_->param_specs(); }
   Mat cross(const Mat& X, const Mat& Y) const override { return (inner_->cross(X, Y).array() + c_).matrix(); }
   Mat gram(const Mat& X) const override { return (inner_->gram(X).array() + c_).matrix(); }
   Vec diag(const Mat& X) const override { return (inner_->diag(X).array() + c_).matrix(); }

@@ -446,3 +446,25 @@ TEST(InvariantKernels, FactoryNamesOptionsAndFitSurrogate) {
   k->set_log_params(p);
   EXPECT_EQ(fit_surrogate(*k)->log_params(), p);
 }
+
+TEST(InvariantKernels, DeclareTheirBaseKernelsParameterSpecs) {
+  // Every invariant kernel has its base kernel's parameters, so it has its specs too (same roles, same
+  // coordinates), whether the base is isotropic (fast paths) or ARD (two-sided forms).
+  for (const bool ard : {false, true}) {
+    const KernelPtr base = make_stationary("matern52", 3, ard, 0.4, 1.2);
+    const auto expected = base->param_specs();
+    for (const std::string mode : {"max", "average"})
+      for (const nlohmann::json& opt : {nlohmann::json::object(), nlohmann::json{{"normalize", true}},
+                                        nlohmann::json{{"projection", "never"}}}) {
+        if (mode == "max" && opt.contains("normalize")) continue;
+        if (mode == "average" && opt.contains("projection")) continue;
+        const KernelPtr k = make_invariant_kernel(base->clone(), "permutation", mode, center(3), opt);
+        const auto specs = k->param_specs();
+        ASSERT_EQ(static_cast<int>(specs.size()), k->num_params()) << k->describe();
+        for (std::size_t p = 0; p < specs.size(); ++p) {
+          EXPECT_EQ(specs[p].role, expected[p].role) << k->describe() << " p=" << p;
+          EXPECT_EQ(specs[p].dim, expected[p].dim) << k->describe() << " p=" << p;
+        }
+      }
+  }
+}

@@ -36,6 +36,7 @@ class Forwarding : public Kernel {
   Vec log_params() const override { return k_->log_params(); }
   void set_log_params(const Vec& p) override { k_->set_log_params(p); }
   std::vector<std::string> param_names() const override { return k_->param_names(); }
+  std::vector<ParamSpec> param_specs() const override { return k_->param_specs(); }
   Mat cross(const Mat& X, const Mat& Y) const override { return k_->cross(X, Y); }
   Mat gram(const Mat& X) const override { return k_->gram(X); }
   Vec diag(const Mat& X) const override { return k_->diag(X); }

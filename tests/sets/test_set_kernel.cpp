@@ -374,4 +374,24 @@ TEST(SetKernel, FactoryAndBadInput) {
 }
 
 }  // namespace
+TEST(SetKernel, DeclaresTheBaseKernelsParameterSpecs) {
+  // Lengthscales over the d element coordinates (ARD: coordinate i < d), then the variance.
+  for (const SetKernelMode mode : {SetKernelMode::Full, SetKernelMode::Approx}) {
+    SetKernel ard(StationaryKernel(StationaryType::Matern52, 2, true), 4, 2, mode, 2, 1);
+    const auto specs = ard.param_specs();
+    ASSERT_EQ(static_cast<int>(specs.size()), ard.num_params());
+    ASSERT_EQ(specs.size(), 3u);
+    EXPECT_EQ(specs[0].role, ParamRole::Lengthscale);
+    EXPECT_EQ(specs[0].dim, 0);
+    EXPECT_EQ(specs[1].role, ParamRole::Lengthscale);
+    EXPECT_EQ(specs[1].dim, 1);
+    EXPECT_EQ(specs[2].role, ParamRole::Variance);
+    SetKernel iso(StationaryKernel(StationaryType::RBF, 2, false), 4, 2, mode, 2, 1);
+    ASSERT_EQ(iso.param_specs().size(), 2u);
+    EXPECT_EQ(iso.param_specs()[0].role, ParamRole::Lengthscale);
+    EXPECT_EQ(iso.param_specs()[0].dim, -1);
+    EXPECT_EQ(iso.param_specs()[1].role, ParamRole::Variance);
+  }
+}
+
 }  // namespace kbo

@@ -59,6 +59,7 @@ class MaxKernel : public Kernel, public FitSurrogateProvider {
   Vec log_params() const override { return base_->log_params(); }
   void set_log_params(const Vec& p) override { base_->set_log_params(p); }
   std::vector<std::string> param_names() const override { return base_->param_names(); }
+  std::vector<ParamSpec> param_specs() const override { return base_->param_specs(); }
 
   Mat cross(const Mat& X, const Mat& Y) const override;
   Mat gram(const Mat& X) const override;
@@ -105,6 +106,7 @@ class AveragedKernel : public Kernel, public FitSurrogateProvider {
   Vec log_params() const override { return base_->log_params(); }
   void set_log_params(const Vec& p) override { base_->set_log_params(p); }
   std::vector<std::string> param_names() const override { return base_->param_names(); }
+  std::vector<ParamSpec> param_specs() const override { return base_->param_specs(); }
 
   Mat cross(const Mat& X, const Mat& Y) const override;
   Vec diag(const Mat& X) const override;
@@ -158,6 +160,7 @@ class NormalizedKernel : public Kernel, public FitSurrogateProvider {
   Vec log_params() const override { return inner_->log_params(); }
   void set_log_params(const Vec& p) override { inner_->set_log_params(p); }
   std::vector<std::string> param_names() const override { return inner_->param_names(); }
+  std::vector<ParamSpec> param_specs() const override { return inner_->param_specs(); }
   Mat cross(const Mat& X, const Mat& Y) const override;
   Vec diag(const Mat& X) const override { return Vec::Ones(X.rows()); }
   std::vector<Mat> gram_gradients(const Mat& X) const override;
@@ -182,6 +185,7 @@ class ProjectedKernel : public Kernel, public FitSurrogateProvider {
   Vec log_params() const override { return max_.log_params(); }
   void set_log_params(const Vec& p) override;
   std::vector<std::string> param_names() const override { return max_.param_names(); }
+  std::vector<ParamSpec> param_specs() const override { return max_.param_specs(); }
 
   Mat cross(const Mat& X, const Mat& Y) const override;
   Mat gram(const Mat& X) const override;

@@ -30,6 +30,7 @@ class FunctionalKernel : public Kernel {
   Vec log_params() const override;
   void set_log_params(const Vec& p) override;
   std::vector<std::string> param_names() const override;
+  std::vector<ParamSpec> param_specs() const override;  // the variance, when learned
 
   Mat cross(const Mat& X, const Mat& Y) const override;
   Vec diag(const Mat& X) const override;

@@ -25,6 +25,8 @@ void validate(const HyperkernelParams& p);
 /// Matérn-3/2 correlation m(r) = (1 + √3 r / l) exp(−√3 r / l) and its derivative dm/dr.
 double matern32_corr(double r, double l);
 double matern32_corr_deriv(double r, double l);
+/// matern32_corr_deriv(r, l) / r = −(3/l²) e^{−√3 r/l}, finite at r = 0.
+double matern32_corr_deriv_over_r(double r, double l);
 
 /// Eq. (3) written through the within-pair distances: κ = (1 − λh) / (1 − λh m(r1) m(r2)).
 double harmonic(double r1, double r2, const HyperkernelParams& p);

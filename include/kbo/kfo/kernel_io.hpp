@@ -42,6 +42,7 @@ class ScaledInputKernel : public Kernel {
   Vec log_params() const override { return inner_->log_params(); }
   void set_log_params(const Vec& p) override { inner_->set_log_params(p); }
   std::vector<std::string> param_names() const override { return inner_->param_names(); }
+  std::vector<ParamSpec> param_specs() const override { return inner_->param_specs(); }
   Mat cross(const Mat& X, const Mat& Y) const override { return inner_->cross(s_.apply(X), s_.apply(Y)); }
   Vec diag(const Mat& X) const override { return inner_->diag(s_.apply(X)); }
   std::vector<Mat> gram_gradients(const Mat& X) const override { return inner_->gram_gradients(s_.apply(X)); }

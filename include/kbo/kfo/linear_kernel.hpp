@@ -13,6 +13,7 @@ class LinearKernel : public Kernel {
   Vec log_params() const override { return Vec::Constant(1, std::log(variance_)); }
   void set_log_params(const Vec& p) override;
   std::vector<std::string> param_names() const override { return {"variance"}; }
+  std::vector<ParamSpec> param_specs() const override { return {ParamSpec::variance()}; }
   Mat cross(const Mat& X, const Mat& Y) const override { return variance_ * X * Y.transpose(); }
   Vec diag(const Mat& X) const override { return variance_ * X.rowwise().squaredNorm(); }
   std::vector<Mat> gram_gradients(const Mat& X) const override { return {gram(X)}; }

@@ -15,6 +15,7 @@
 
 namespace kbo {
 
+/// GP::fit's options (the fitter itself is fit_hyperparameters in kbo/model/fit.hpp).
 struct FitOptions {
   int restarts = 5;            // random starting points besides the current hyperparameters
   int polish = 0;              // how many of the best starting points (by objective value) L-BFGS polishes;
@@ -26,7 +27,7 @@ struct FitOptions {
   std::vector<Prior> priors;   // per θ entry; empty with map=true ⇒ default_priors()
   Vec lower, upper;            // log-space bounds per θ entry; empty ⇒ default_bounds()
   std::vector<bool> fit_mask;  // which θ entries are optimised; empty ⇒ all (noise only if learned)
-  std::uint64_t seed = 0;
+  std::uint64_t seed = 0;      // of the random restarts
 };
 
 class GP {
@@ -47,6 +48,8 @@ class GP {
   int input_dim() const { return static_cast<int>(X_.cols()); }
   const Mat& X() const { return X_; }
   const Vec& y() const { return y_raw_; }        // original units
+  /// The targets the likelihood is computed on: (y − y_mean)/y_scale when normalising, else y.
+  const Vec& targets() const { return y_; }
   double y_mean() const { return y_mean_; }
   double y_scale() const { return y_scale_; }
 
@@ -54,6 +57,8 @@ class GP {
   Vec hyperparameters() const;                   // θ, log space
   void set_hyperparameters(const Vec& theta);    // refactorises if data is present
   std::vector<std::string> hyperparameter_names() const;
+  /// The kernel's param_specs() and, last, the noise variance's (role Noise).
+  std::vector<ParamSpec> hyperparameter_specs() const;
   double noise_variance() const { return noise_; }  // standardised units when normalising
   void set_noise_variance(double v);
   bool learns_noise() const { return learn_noise_; }
@@ -68,13 +73,18 @@ class GP {
   /// LML (and gradient if grad != nullptr) at an arbitrary θ, without changing this GP.
   double log_marginal_likelihood_at(const Vec& theta, Vec* grad) const;
 
-  /// Default bounds: lengthscales [1e-3, 1e3]·..., variances [1e-4, 1e4], noise [1e-8, 1] (all log).
+  /// Default log-space bounds per parameter role (ParamSpec), with r the input range of the parameter's
+  /// coordinate (the mean range when it has none) and v the target scale (1 when normalising, else the
+  /// targets' second moment): lengthscales and periods [1e-3 r, 1e3 r], variances [1e-4 v, 1e4 v],
+  /// noise [1e-8 v, v], others [1e-4, 1e4]. A spec's own log_lower/log_upper replace them.
   void default_bounds(Vec& lower, Vec& upper) const;
-  /// Priors that keep the fit away from "all noise": Gamma(3, 6) on lengthscales, Gamma(2, 0.15) on
-  /// variances, Gamma(1.1, 0.05) on noise (BoTorch's defaults for standardised targets).
+  /// Priors that keep the fit away from "all noise": Gamma(3, 6/r) on lengthscales, Gamma(2, 0.15) on
+  /// variances, Gamma(1.1, 0.05) on noise (BoTorch's defaults for standardised targets), none on the
+  /// other roles. A spec's own prior replaces them.
   std::vector<Prior> default_priors() const;
-  /// ML-II or MAP by multi-restart L-BFGS (NLopt) within bounds; keeps the best θ found and
-  /// refactorises. Returns the best objective (LML or LML + log prior).
+  /// ML-II or MAP by fit_hyperparameters (fit.hpp) from the current θ and options.restarts random
+  /// starts, within bounds; keeps the best θ found and refactorises. Returns the best objective (LML or
+  /// LML + log prior). Defined in fit.cpp.
   double fit(const FitOptions& options = {});
 
   // ---- prediction (original units; variance of the latent f, noise excluded) ----

@@ -2,13 +2,47 @@
 // The kernel interface. Points are rows of X (n x D). Hyperparameters live in LOG space (every
 // hyperparameter is positive), and every kernel provides analytic gradients with respect to them and
 // with respect to the input, so GP fitting and acquisition optimisation never use finite differences.
+// Every hyperparameter also declares what it is (param_specs): the fitter chooses bounds, restart
+// ranges and priors from that role, never from the parameter's name.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "kbo/core/linalg.hpp"
+#include "kbo/core/priors.hpp"
 
 namespace kbo {
+
+/// What a hyperparameter is. Every hyperparameter is positive and lives in log space; the GP's default
+/// bounds, fit restart ranges and MAP priors are chosen per role (see GP::default_bounds):
+///   Lengthscale  an input scale ℓ (units of the input coordinate(s) it divides)
+///   Variance     a signal variance / output scale σ² (units of the targets squared)
+///   Noise        an observation-noise variance (the GP appends its own as the last θ entry)
+///   Period       the period of a periodic kernel (units of the input coordinate; bounded like a
+///                lengthscale, no default prior)
+///   Other        anything else (weights, shape parameters): generic bounds [1e-4, 1e4], no prior
+enum class ParamRole { Lengthscale, Variance, Noise, Period, Other };
+
+/// One hyperparameter's declaration: its role, the input coordinate it belongs to, and optionally
+/// bounds or a prior of its own that replace the GP's defaults for the role.
+struct ParamSpec {
+  ParamRole role = ParamRole::Other;
+  /// Lengthscale/Period: the input coordinate it applies to (ARD), or −1 when it applies to all of
+  /// them (isotropic); data-aware defaults then use the mean input range. Unused for other roles.
+  int dim = -1;
+  std::optional<double> log_lower, log_upper;  // log-space bounds replacing the role's defaults
+  std::optional<Prior> prior;                  // MAP prior replacing the role's default
+
+  static ParamSpec of(ParamRole role, int dim = -1) {
+    ParamSpec s;
+    s.role = role;
+    s.dim = dim;
+    return s;
+  }
+  static ParamSpec lengthscale(int dim = -1) { return of(ParamRole::Lengthscale, dim); }
+  static ParamSpec variance() { return of(ParamRole::Variance); }
+};
 
 class Kernel {
  public:
@@ -20,7 +54,10 @@ class Kernel {
   // ---- hyperparameters (log space) ----
   virtual Vec log_params() const = 0;
   virtual void set_log_params(const Vec& p) = 0;
-  virtual std::vector<std::string> param_names() const = 0;  // "lengthscale[0]", "variance", ...
+  virtual std::vector<std::string> param_names() const = 0;  // "lengthscale[0]", "variance", ... (display only)
+  /// One spec per log-parameter, same order as log_params(). Wrappers forward their base kernel's
+  /// (with the same coordinate indices); composites concatenate their parts'.
+  virtual std::vector<ParamSpec> param_specs() const = 0;
   int num_params() const { return static_cast<int>(log_params().size()); }
 
   // ---- evaluation ----

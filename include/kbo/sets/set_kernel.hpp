@@ -21,7 +21,7 @@
 //         independent subsets for the two sets. Theorem 2's pointwise ingredient k̃ ≤ (m/L)² k_set
 //         (k ≥ 0) holds for every draw.
 // Hyperparameters are the base kernel's (log lengthscale(s) over the d element coordinates, log
-// variance), with the same names, so GP priors/bounds apply unchanged.
+// variance), with the same names and specs, so GP priors/bounds apply unchanged.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -53,6 +53,8 @@ class SetKernel : public Kernel {
   Vec log_params() const override { return base_.log_params(); }
   void set_log_params(const Vec& p) override { base_.set_log_params(p); }
   std::vector<std::string> param_names() const override { return base_.param_names(); }
+  /// The base kernel's: an ARD lengthscale's coordinate is the element coordinate i < d.
+  std::vector<ParamSpec> param_specs() const override { return base_.param_specs(); }
 
   Mat cross(const Mat& X, const Mat& Y) const override;
   Mat gram(const Mat& X) const override;

@@ -14,6 +14,7 @@ class ScaleKernel : public Kernel {
   Vec log_params() const override;
   void set_log_params(const Vec& p) override;
   std::vector<std::string> param_names() const override;
+  std::vector<ParamSpec> param_specs() const override;
   Mat cross(const Mat& X, const Mat& Y) const override;
   Vec diag(const Mat& X) const override;
   std::vector<Mat> gram_gradients(const Mat& X) const override;
@@ -37,6 +38,7 @@ class BinaryKernel : public Kernel {
   Vec log_params() const override;
   void set_log_params(const Vec& p) override;
   std::vector<std::string> param_names() const override;
+  std::vector<ParamSpec> param_specs() const override;
   Mat cross(const Mat& X, const Mat& Y) const override;
   Vec diag(const Mat& X) const override;
   std::vector<Mat> gram_gradients(const Mat& X) const override;

@@ -31,6 +31,7 @@ class StationaryKernel : public Kernel {
   Vec log_params() const override;
   void set_log_params(const Vec& p) override;
   std::vector<std::string> param_names() const override;
+  std::vector<ParamSpec> param_specs() const override;  // lengthscale(s) (dim i for ARD), variance
 
   Mat cross(const Mat& X, const Mat& Y) const override;
   /// From exact coordinate differences (not the ‖x‖²+‖y‖²−2x·y expansion cross() uses), so that it
