@@ -2,6 +2,8 @@
 // parameter role, and GP::fit's starting points.
 #include "kbo/model/fit.hpp"
 
+#include "kbo/core/parallel.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -327,22 +329,8 @@ std::vector<FitResult> fit_hyperparameters(const std::vector<const GP*>& gps, co
     for (std::size_t j = 0; j < runs.size(); ++j) run(j);
     if (previous > 0) set_blas_threads(previous);
   } else {
-    std::vector<std::thread> pool;
-    std::mutex m;
-    std::size_t next = 0;
-    for (std::size_t t = 0; t < threads; ++t)
-      pool.emplace_back([&] {
-        for (;;) {
-          std::size_t j;
-          {
-            std::lock_guard<std::mutex> lock(m);
-            if (next >= runs.size()) return;
-            j = next++;
-          }
-          run(j);
-        }
-      });
-    for (auto& th : pool) th.join();
+    // Each run writes its own slot, so the result does not depend on the scheduling.
+    parallel_for(static_cast<int>(runs.size()), static_cast<int>(threads), [&](int j) { run(static_cast<std::size_t>(j)); });
   }
 
   // Deterministic reduction per problem: the first best in start order.
