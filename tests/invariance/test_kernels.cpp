@@ -413,40 +413,6 @@ TEST(InvariantKernels, ProjectedGradientOffTheDesignSetMatchesFiniteDifferences)
   }
 }
 
-TEST(InvariantKernels, FactoryNamesOptionsAndFitSurrogate) {
-  try {
-    make_invariant_kernel(iso("rbf", 2, 0.3), "mirror", "max", center(2));
-    FAIL();
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("none|permutation|signflip|hyperoctahedral|cyclic|blocks:K|rotation|scaling|custom"),
-              std::string::npos)
-        << e.what();
-  }
-  EXPECT_THROW(make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", "mean", center(2)), InputError);
-  EXPECT_THROW(make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", "max", center(2), {{"colour", 1}}), InputError);
-  EXPECT_THROW(make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", "max", center(2), {{"path", "quick"}}), InputError);
-  EXPECT_THROW(make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", "max", center(2), {{"normalize", true}}), InputError);
-  EXPECT_THROW(make_invariant_kernel(make_stationary("rbf", 2, true), "rotation", "max", center(2)), InputError);
-  EXPECT_THROW(make_invariant_kernel(make_stationary("rbf", 2, true), "signflip", "max", center(2), {{"path", "fast"}}),
-               InputError);
-  auto none = make_invariant_kernel(iso("rbf", 2, 0.3), "none", "max", center(2));
-  EXPECT_EQ(none->describe(), iso("rbf", 2, 0.3)->describe());
-  EXPECT_EQ(fit_surrogate(*none), nullptr);
-  auto k = make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", "max", center(2));
-  ASSERT_NE(fit_surrogate(*k), nullptr);
-  EXPECT_EQ(fit_surrogate(*k)->describe(), iso("rbf", 2, 0.3)->describe());
-  EXPECT_EQ(k->log_params(), iso("rbf", 2, 0.3)->log_params());
-  EXPECT_EQ(fit_surrogate(*make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", "max", center(2), {{"fit", "kernel"}})),
-            nullptr);
-  EXPECT_NE(fit_surrogate(*make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", "average", center(2), {{"normalize", true}})),
-            nullptr);
-  // the surrogate follows the kernel's hyperparameters
-  Vec p = k->log_params();
-  p[0] = std::log(0.7);
-  k->set_log_params(p);
-  EXPECT_EQ(fit_surrogate(*k)->log_params(), p);
-}
-
 // Each option parsed from text names its key and the allowed values when the text is unknown.
 TEST(InvariantKernels, EnumOptionErrorsNameTheKeyAndTheAllowedValues) {
   auto message = [](const std::string& mode, const nlohmann::json& opt) -> std::string {
@@ -508,4 +474,38 @@ TEST(InvariantKernels, GroupPropertiesUsedByTheKernels) {
   EXPECT_EQ(static_cast<const AveragedKernel&>(*make_invariant_kernel(iso("rbf", 3, 0.3), "scaling", "average",
                                                                       center(3))).method(),
             AveragingMethod::Factors);
+}
+
+TEST(InvariantKernels, FactoryNamesOptionsAndFitSurrogate) {
+  try {
+    make_invariant_kernel(iso("rbf", 2, 0.3), "mirror", "max", center(2));
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("none|permutation|signflip|hyperoctahedral|cyclic|blocks:K|rotation|scaling|custom"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", "mean", center(2)), InputError);
+  EXPECT_THROW(make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", "max", center(2), {{"colour", 1}}), InputError);
+  EXPECT_THROW(make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", "max", center(2), {{"path", "quick"}}), InputError);
+  EXPECT_THROW(make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", "max", center(2), {{"normalize", true}}), InputError);
+  EXPECT_THROW(make_invariant_kernel(make_stationary("rbf", 2, true), "rotation", "max", center(2)), InputError);
+  EXPECT_THROW(make_invariant_kernel(make_stationary("rbf", 2, true), "signflip", "max", center(2), {{"path", "fast"}}),
+               InputError);
+  auto none = make_invariant_kernel(iso("rbf", 2, 0.3), "none", "max", center(2));
+  EXPECT_EQ(none->describe(), iso("rbf", 2, 0.3)->describe());
+  EXPECT_EQ(fit_surrogate(*none), nullptr);
+  auto k = make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", "max", center(2));
+  ASSERT_NE(fit_surrogate(*k), nullptr);
+  EXPECT_EQ(fit_surrogate(*k)->describe(), iso("rbf", 2, 0.3)->describe());
+  EXPECT_EQ(k->log_params(), iso("rbf", 2, 0.3)->log_params());
+  EXPECT_EQ(fit_surrogate(*make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", "max", center(2), {{"fit", "kernel"}})),
+            nullptr);
+  EXPECT_NE(fit_surrogate(*make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", "average", center(2), {{"normalize", true}})),
+            nullptr);
+  // the surrogate follows the kernel's hyperparameters
+  Vec p = k->log_params();
+  p[0] = std::log(0.7);
+  k->set_log_params(p);
+  EXPECT_EQ(fit_surrogate(*k)->log_params(), p);
 }
