@@ -145,15 +145,7 @@ BaselineOptions BaselineOptions::from_json(const nlohmann::json& j, int dim) {
               "hmc_warmup", "hmc_samples", "hmc_keep", "hmc_leapfrog", "theta_lower", "theta_upper"},
              w);
   BaselineOptions o;
-  const std::string mode = get_str(j, "mode", "map", w);
-  if (mode == "fixed")
-    o.mode = HyperMode::Fixed;
-  else if (mode == "map")
-    o.mode = HyperMode::Map;
-  else if (mode == "hmc")
-    o.mode = HyperMode::Hmc;
-  else
-    throw InputError("baseline gpucb mode '" + mode + "' is unknown; allowed: fixed, map, hmc");
+  o.mode = parse_enum<HyperMode>("baseline gpucb mode", get_str(j, "mode", enum_name(o.mode), w));
   o.theta = get_lengthscales(j, "theta", o.theta, dim, w);
   o.beta_sqrt = get_num(j, "beta_sqrt", o.beta_sqrt, w);
   o.noise_var = get_num(j, "noise_var", o.noise_var, w);

@@ -78,37 +78,13 @@ LineSearchResult match_reference(const std::function<double(double)>& R, double 
 }
 
 RegretEstimator parse_regret_estimator(const std::string& s) {
-  if (s == "none") return RegretEstimator::None;
-  if (s == "bound") return RegretEstimator::Bound;
-  if (s == "onestep") return RegretEstimator::OneStep;
-  if (s == "wang") return RegretEstimator::Wang;
-  throw InputError("agpucb estimator '" + s + "' is unknown; allowed: none, bound, onestep, wang");
+  return parse_enum<RegretEstimator>("agpucb estimator", s);
 }
 
-MapCombination parse_map_combination(const std::string& s) {
-  if (s == "none") return MapCombination::None;
-  if (s == "min") return MapCombination::Min;
-  if (s == "divide") return MapCombination::Divide;
-  throw InputError("agpucb combine '" + s + "' is unknown; allowed: none, min, divide");
-}
+MapCombination parse_map_combination(const std::string& s) { return parse_enum<MapCombination>("agpucb combine", s); }
 
-std::string to_string(RegretEstimator e) {
-  switch (e) {
-    case RegretEstimator::None: return "none";
-    case RegretEstimator::Bound: return "bound";
-    case RegretEstimator::OneStep: return "onestep";
-    case RegretEstimator::Wang: return "wang";
-  }
-  return "none";
-}
+std::string to_string(RegretEstimator e) { return enum_name(e); }
 
-std::string to_string(MapCombination c) {
-  switch (c) {
-    case MapCombination::None: return "none";
-    case MapCombination::Min: return "min";
-    case MapCombination::Divide: return "divide";
-  }
-  return "none";
-}
+std::string to_string(MapCombination c) { return enum_name(c); }
 
 }  // namespace kbo

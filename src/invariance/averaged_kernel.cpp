@@ -95,11 +95,11 @@ AveragedKernel::AveragedKernel(KernelPtr base, GroupPtr group, Vec center, int q
     auto el = group_->elements();
     const Vec w = Vec::Constant(static_cast<int>(el.size()), 1.0 / static_cast<double>(el.size()));
     if (iso_) {
-      method_ = "orbit";
+      method_ = AveragingMethod::Orbit;
       left_.perms = {SignedPerm::identity(d)};
       left_.weights = Vec::Ones(1);
     } else {
-      method_ = "orbit2";
+      method_ = AveragingMethod::Orbit2;
       left_.perms = el;
       left_.weights = w;
     }
@@ -110,20 +110,20 @@ AveragedKernel::AveragedKernel(KernelPtr base, GroupPtr group, Vec center, int q
   if (!iso_)
     throw InputError("invariance '" + group_->name() +
                      "' (continuous group) needs an isotropic stationary base kernel (rbf|matern*, ard=false)");
-  if (group_->name() == "rotation") {
+  if (group_->action() == GroupAction::PlanarRotations) {
     if (iso_->type() == StationaryType::RBF) {
-      method_ = "bessel";
+      method_ = AveragingMethod::Bessel;
       return;
     }
-    method_ = "angles";
+    method_ = AveragingMethod::Angles;
     left_.maps = {Mat::Identity(2, 2)};
     left_.weights = Vec::Ones(1);
     for (int k = 0; k < quadrature; ++k) right_.maps.push_back(RotationGroup::rotation(2.0 * M_PI * k / quadrature));
     right_.weights = Vec::Constant(quadrature, 1.0 / quadrature);
     return;
   }
-  if (group_->name() == "scaling") {
-    method_ = "factors";
+  if (group_->action() == GroupAction::Scalings) {
+    method_ = AveragingMethod::Factors;
     static_cast<const ScalingGroup&>(*group_).factor_quadrature(quadrature, factors_, factor_weights_);
     return;
   }
@@ -145,7 +145,7 @@ AveragedKernel::AveragedKernel(const AveragedKernel& o)
 
 std::string AveragedKernel::describe() const {
   std::ostringstream s;
-  s << "avg_" << group_->name() << "(" << base_->describe() << ", " << method_ << ")";
+  s << "avg_" << group_->name() << "(" << base_->describe() << ", " << enum_name(method_) << ")";
   return s.str();
 }
 
@@ -216,8 +216,8 @@ Mat AveragedKernel::cross_factors(const Mat& X, const Mat& Y) const {
 }
 
 Mat AveragedKernel::cross(const Mat& X, const Mat& Y) const {
-  if (method_ == "bessel") return cross_bessel(X, Y);
-  if (method_ == "factors") return cross_factors(X, Y);
+  if (method_ == AveragingMethod::Bessel) return cross_bessel(X, Y);
+  if (method_ == AveragingMethod::Factors) return cross_factors(X, Y);
   return cross_orbit(X, Y);
 }
 
@@ -232,7 +232,7 @@ std::vector<Mat> AveragedKernel::cross_param_gradients(const Mat& X, const Mat& 
   const Eigen::Index n = X.rows(), m = Y.rows(), d = X.cols();
   const int P = base_->num_params();
   std::vector<Mat> out(P, Mat::Zero(n, m));
-  if (method_ == "bessel") {
+  if (method_ == AveragingMethod::Bessel) {
     // log k = log v − (r−s)²/2ℓ² + log i0e(q), q = rs/ℓ²: ∂/∂log ℓ = (r−s)²/ℓ² − 2q (i1e/i0e − 1).
     const double ell = iso_->lengthscales()[0], l2 = ell * ell;
     const Mat K = cross_bessel(X, Y);
@@ -259,7 +259,7 @@ std::vector<Mat> AveragedKernel::cross_param_gradients(const Mat& X, const Mat& 
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < m; ++j) out[p](i, j) += w * g(i * m + j, p);
   };
-  if (method_ == "factors") {
+  if (method_ == AveragingMethod::Factors) {
     const int q = static_cast<int>(factors_.size());
     for (int a = 0; a < q; ++a) {
       const Mat Xa = representatives(X, factors_[a]);
@@ -277,7 +277,7 @@ std::vector<Mat> AveragedKernel::cross_param_gradients(const Mat& X, const Mat& 
 Mat AveragedKernel::cross_grad_x(const Vec& x, const Mat& Y) const {
   const Eigen::Index m = Y.rows(), d = x.size();
   Mat out = Mat::Zero(d, m);
-  if (method_ == "bessel") {
+  if (method_ == AveragingMethod::Bessel) {
     const double ell = iso_->lengthscales()[0], l2 = ell * ell;
     const Vec z = x - center_;
     const double r = z.norm();
@@ -291,7 +291,7 @@ Mat AveragedKernel::cross_grad_x(const Vec& x, const Mat& Y) const {
     }
     return out;
   }
-  if (method_ == "factors") {
+  if (method_ == AveragingMethod::Factors) {
     const auto& sg = static_cast<const ScalingGroup&>(*group_);
     const Mat J = sg.representative_jacobian(x - center_);
     const int q = static_cast<int>(factors_.size());
@@ -326,8 +326,8 @@ Mat AveragedKernel::cross_grad_x(const Vec& x, const Mat& Y) const {
 Vec AveragedKernel::diag_grad_x(const Vec& x) const {
   const Eigen::Index d = x.size();
   Vec out = Vec::Zero(d);
-  if (method_ == "factors") return out;  // k(x, x) only involves the fixed factor pairs: constant
-  if (method_ == "bessel") {
+  if (method_ == AveragingMethod::Factors) return out;  // k(x, x) only involves the fixed factor pairs: constant
+  if (method_ == AveragingMethod::Bessel) {
     // k(x, x) = v i0e(r²/ℓ²); d i0e(q)/dq = i1e − i0e.
     const double ell = iso_->lengthscales()[0], l2 = ell * ell, v = iso_->variance();
     const Vec z = x - center_;

@@ -10,12 +10,7 @@ const Kernel* fit_surrogate(const Kernel& k) {
   return p ? p->fit_surrogate() : nullptr;
 }
 
-OrbitPath parse_orbit_path(const std::string& s) {
-  if (s == "auto") return OrbitPath::Auto;
-  if (s == "fast") return OrbitPath::Fast;
-  if (s == "brute") return OrbitPath::Brute;
-  throw InputError("invariant kernel option \"path\": unknown value '" + s + "'; allowed: auto|fast|brute");
-}
+OrbitPath parse_orbit_path(const std::string& s) { return parse_enum<OrbitPath>("invariant kernel option \"path\"", s); }
 
 InvariantOptions InvariantOptions::from_json(const nlohmann::json& j) {
   InvariantOptions o;
@@ -31,19 +26,10 @@ InvariantOptions InvariantOptions::from_json(const nlohmann::json& j) {
   try {
     if (j.contains("path")) o.path = parse_orbit_path(j["path"].get<std::string>());
     if (j.contains("normalize")) o.normalize = j["normalize"].get<bool>();
-    if (j.contains("projection")) {
-      o.projection = j["projection"].get<std::string>();
-      if (o.projection != "auto" && o.projection != "always" && o.projection != "never")
-        throw InputError("invariant kernel option \"projection\": unknown value '" + o.projection +
-                         "'; allowed: auto|always|never");
-    }
+    if (j.contains("projection"))
+      o.projection = parse_enum<MaxProjection>("invariant kernel option \"projection\"", j["projection"].get<std::string>());
     if (j.contains("eig_threshold")) o.eig_threshold = j["eig_threshold"].get<double>();
-    if (j.contains("fit")) {
-      const auto f = j["fit"].get<std::string>();
-      if (f != "base" && f != "kernel")
-        throw InputError("invariant kernel option \"fit\": unknown value '" + f + "'; allowed: base|kernel");
-      o.fit_on_base = f == "base";
-    }
+    if (j.contains("fit")) o.fit = parse_enum<InvariantFit>("invariant kernel option \"fit\"", j["fit"].get<std::string>());
     if (j.contains("quadrature")) o.quadrature = j["quadrature"].get<int>();
   } catch (const nlohmann::json::exception& e) {
     throw InputError(std::string("invariant kernel options: wrong type: ") + e.what());
@@ -52,26 +38,32 @@ InvariantOptions InvariantOptions::from_json(const nlohmann::json& j) {
 }
 
 KernelPtr make_invariant_kernel(KernelPtr base, const std::string& invariance, const std::string& mode,
+                                const Vec& center, const nlohmann::json& options) {
+  return make_invariant_kernel(std::move(base), invariance, parse_enum<InvariantKernelType>("invariant_kernel", mode),
+                               center, options);
+}
+
+KernelPtr make_invariant_kernel(KernelPtr base, const std::string& invariance, InvariantKernelType mode,
                                 const Vec& center, const nlohmann::json& options_in) {
   const nlohmann::json options = options_in.is_null() ? nlohmann::json::object() : options_in;
-  if (mode != "max" && mode != "average")
-    throw InputError("unknown invariant kernel '" + mode + "'; allowed: max|average");
   if (!base) throw InputError("invariant kernel: base kernel is null");
   GroupPtr group = make_group(invariance, static_cast<int>(center.size()), options);
   if (!group) return base;  // "none"
   const InvariantOptions o = InvariantOptions::from_json(options);
   const bool quad_given = options.is_object() && options.contains("quadrature");
-  if (mode == "max") {
+  const bool fit_on_base = o.fit == InvariantFit::Base;
+  if (mode == InvariantKernelType::Max) {
     if (o.normalize)
       throw InputError("invariant kernel option \"normalize\" applies to the average kernel only (k_max(x,x) is "
                        "already the base variance)");
-    MaxKernel mk(std::move(base), group, center, o.path, o.fit_on_base);
-    const bool project = o.projection == "always" || (o.projection == "auto" && !mk.known_psd());
+    MaxKernel mk(std::move(base), group, center, o.path, fit_on_base);
+    const bool project =
+        o.projection == MaxProjection::Always || (o.projection == MaxProjection::Auto && !mk.known_psd());
     return std::make_unique<ProjectedKernel>(std::move(mk), o.eig_threshold, project);
   }
   // Scaling's factor rule integrates a smooth function of log a: 16 Gauss–Legendre nodes suffice.
-  const int quad = quad_given ? o.quadrature : (group->name() == "scaling" ? 16 : 64);
-  KernelPtr avg = std::make_unique<AveragedKernel>(std::move(base), group, center, quad, o.fit_on_base);
+  const int quad = quad_given ? o.quadrature : (group->action() == GroupAction::Scalings ? 16 : 64);
+  KernelPtr avg = std::make_unique<AveragedKernel>(std::move(base), group, center, quad, fit_on_base);
   if (o.normalize) return std::make_unique<NormalizedKernel>(std::move(avg));
   return avg;
 }

@@ -53,9 +53,7 @@ std::string MaxKernel::describe() const {
 }
 
 bool MaxKernel::known_psd() const {
-  if (!iso_) return false;
-  const std::string n = group_->name();
-  return !group_->is_finite() || n == "permutation" || n == "signflip" || n == "hyperoctahedral";
+  return iso_ && group_->has_canonical_orbit_map();
 }
 
 void MaxKernel::align_pair(const Vec& x, const Vec& y, Vec& xa, Vec& ya, Mat* jx) const {

@@ -37,7 +37,7 @@ void register_invariance_module() {
       "invariance",
       {[](KernelPtr base, const StrategyConfig& c, const Space& space) {
          check_widths(c, space);
-         return make_invariant_kernel(std::move(base), c.invariance, enum_name(c.invariant_kernel),
+         return make_invariant_kernel(std::move(base), c.invariance, c.invariant_kernel,
                                       Vec::Constant(space.dim(), 0.5), invariance_options(c));
        },
        [](const StrategyConfig& c, int dim) {

@@ -89,55 +89,92 @@ double rastrigin(const Vec& x) {
   return s;
 }
 
+namespace {
+
+// The built-in problems, in problem_names() order: name → factory(name, dim) with dim = 0 meaning the
+// default. fixed_dim(d) checks a problem of fixed dimension d against the requested one.
+struct ProblemEntry {
+  const char* name;
+  Problem (*make)(const std::string& name, int dim);
+};
+
+int fixed_dim(const std::string& name, int dim, int d) {
+  if (dim != 0 && dim != d)
+    throw InputError("problem '" + name + "' has dimension " + std::to_string(d) + ", got " + std::to_string(dim) +
+                     " (allowed: " + allowed() + ")");
+  return d;
+}
+int any_dim(int dim) { return dim == 0 ? 2 : dim; }
+
+Problem make_branin(const std::string& name, int dim) {
+  fixed_dim(name, dim, 2);
+  Vec lo(2), hi(2);
+  lo << -5.0, 0.0;
+  hi << 10.0, 15.0;
+  std::vector<Vec> argmins;
+  for (auto [a, b] : {std::pair{-kPi, 12.275}, std::pair{kPi, 2.275}, std::pair{3.0 * kPi, 2.475}}) {
+    Vec v(2);
+    v << a, b;
+    argmins.push_back(v);
+  }
+  return {name, Box(lo, hi), branin, 0.39788735772973816, argmins};
+}
+
+Problem make_hartmann6(const std::string& name, int dim) {
+  fixed_dim(name, dim, 6);
+  Vec xs(6);
+  xs << 0.20168952, 0.15001069, 0.47687398, 0.27533243, 0.31165162, 0.65730054;
+  return {name, Box::unit(6), hartmann6, -3.3223680114155147, {xs}};
+}
+
+Problem make_ackley(const std::string& name, int dim) {
+  const int d = any_dim(dim);
+  return {name, cube(d, -kAckleyHalfWidth, kAckleyHalfWidth), ackley, 0.0, {Vec::Zero(d)}};
+}
+
+Problem make_griewank(const std::string& name, int dim) {
+  const int d = any_dim(dim);
+  return {name, cube(d, -600.0, 600.0), griewank, 0.0, {Vec::Zero(d)}};
+}
+
+Problem make_rastrigin(const std::string& name, int dim) {
+  const int d = any_dim(dim);
+  return {name, cube(d, -5.12, 5.12), rastrigin, 0.0, {Vec::Zero(d)}};
+}
+
+Problem make_ackley_shifted(const std::string& name, int dim) {
+  const int d = any_dim(dim);
+  if (d > 6)
+    throw InputError("problem 'ackley-shifted' supports 1 <= d <= 6, got " + std::to_string(d) + " (allowed: " +
+                     allowed() + ")");
+  Vec ustar(d);
+  for (int i = 0; i < d; ++i) ustar[i] = 0.5 + kAckleyShift[i];
+  // f(u) = ackley(65.536 (u - u*)): Ackley's [-32.768, 32.768]^d scaled onto the unit cube, with the
+  // optimum moved off the centre so that centre-biased designs get no free lunch.
+  auto f = [ustar](const Vec& u) {
+    require_dim(u, static_cast<int>(ustar.size()), "ackley-shifted");
+    return ackley(2.0 * kAckleyHalfWidth * (u - ustar));
+  };
+  return {name, Box::unit(d), f, 0.0, {ustar}};
+}
+
+constexpr ProblemEntry kProblems[] = {
+    {"branin", make_branin},       {"hartmann6", make_hartmann6}, {"ackley", make_ackley},
+    {"griewank", make_griewank},   {"rastrigin", make_rastrigin}, {"ackley-shifted", make_ackley_shifted},
+};
+
+}  // namespace
+
 std::vector<std::string> problem_names() {
-  return {"branin", "hartmann6", "ackley", "griewank", "rastrigin", "ackley-shifted"};
+  std::vector<std::string> names;
+  for (const auto& p : kProblems) names.emplace_back(p.name);
+  return names;
 }
 
 Problem make_problem(const std::string& name, int dim) {
   if (dim < 0) throw InputError("problem dimension must be >= 0 (0 = default), got " + std::to_string(dim));
-  auto fixed_dim = [&](int d) {
-    if (dim != 0 && dim != d)
-      throw InputError("problem '" + name + "' has dimension " + std::to_string(d) + ", got " +
-                       std::to_string(dim) + " (allowed: " + allowed() + ")");
-    return d;
-  };
-  const int d = dim == 0 ? 2 : dim;
-  if (name == "branin") {
-    fixed_dim(2);
-    Vec lo(2), hi(2);
-    lo << -5.0, 0.0;
-    hi << 10.0, 15.0;
-    std::vector<Vec> argmins;
-    for (auto [a, b] : {std::pair{-kPi, 12.275}, std::pair{kPi, 2.275}, std::pair{3.0 * kPi, 2.475}}) {
-      Vec v(2);
-      v << a, b;
-      argmins.push_back(v);
-    }
-    return {name, Box(lo, hi), branin, 0.39788735772973816, argmins};
-  }
-  if (name == "hartmann6") {
-    fixed_dim(6);
-    Vec xs(6);
-    xs << 0.20168952, 0.15001069, 0.47687398, 0.27533243, 0.31165162, 0.65730054;
-    return {name, Box::unit(6), hartmann6, -3.3223680114155147, {xs}};
-  }
-  if (name == "ackley") return {name, cube(d, -kAckleyHalfWidth, kAckleyHalfWidth), ackley, 0.0, {Vec::Zero(d)}};
-  if (name == "griewank") return {name, cube(d, -600.0, 600.0), griewank, 0.0, {Vec::Zero(d)}};
-  if (name == "rastrigin") return {name, cube(d, -5.12, 5.12), rastrigin, 0.0, {Vec::Zero(d)}};
-  if (name == "ackley-shifted") {
-    if (d > 6)
-      throw InputError("problem 'ackley-shifted' supports 1 <= d <= 6, got " + std::to_string(d) +
-                       " (allowed: " + allowed() + ")");
-    Vec ustar(d);
-    for (int i = 0; i < d; ++i) ustar[i] = 0.5 + kAckleyShift[i];
-    // f(u) = ackley(65.536 (u - u*)): Ackley's [-32.768, 32.768]^d scaled onto the unit cube, with the
-    // optimum moved off the centre so that centre-biased designs get no free lunch.
-    auto f = [ustar](const Vec& u) {
-      require_dim(u, static_cast<int>(ustar.size()), "ackley-shifted");
-      return ackley(2.0 * kAckleyHalfWidth * (u - ustar));
-    };
-    return {name, Box::unit(d), f, 0.0, {ustar}};
-  }
+  for (const auto& p : kProblems)
+    if (name == p.name) return p.make(name, dim);
   throw InputError("unknown problem '" + name + "' (allowed: " + allowed() + ")");
 }
 

@@ -18,7 +18,7 @@ void register_sets_module() {
        },
        [](const StrategyConfig& c, const Space& space) {
          const auto& sets = dynamic_cast<const SetSpace&>(space);
-         return make_set_kernel(c.kernel, sets.set_size(), sets.element_dim(), c.ard, enum_name(c.set_kernel), c.set_L,
+         return make_set_kernel(c.kernel, sets.set_size(), sets.element_dim(), c.ard, c.set_kernel, c.set_L,
                                 c.seed);
        },
        {"set_kernel", "set_L"},

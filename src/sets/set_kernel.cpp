@@ -16,11 +16,7 @@ using sets_detail::profile_eval;
 using sets_detail::sq_dist;
 using sets_detail::stack_scaled;
 
-SetKernelMode parse_set_kernel_mode(const std::string& name) {
-  if (name == "full") return SetKernelMode::Full;
-  if (name == "approx") return SetKernelMode::Approx;
-  throw InputError("unknown set kernel '" + name + "' (allowed: full, approx)");
-}
+SetKernelMode parse_set_kernel_mode(const std::string& name) { return parse_enum<SetKernelType>("set_kernel", name); }
 
 namespace {
 
@@ -287,11 +283,16 @@ Vec SetKernel::diag_grad_x(const Vec& x) const {
   return out;
 }
 
-KernelPtr make_set_kernel(const std::string& base, int m, int d, bool ard, const std::string& mode, int L,
+KernelPtr make_set_kernel(const std::string& base, int m, int d, bool ard, SetKernelType mode, int L,
                           std::uint64_t seed) {
   if (d < 1) throw InputError("set kernel: element dimension must be >= 1");
   const StationaryKernel b(parse_stationary_type(base), d, ard);
-  return std::make_unique<SetKernel>(b, m, d, parse_set_kernel_mode(mode), L, seed);
+  return std::make_unique<SetKernel>(b, m, d, mode, L, seed);
+}
+
+KernelPtr make_set_kernel(const std::string& base, int m, int d, bool ard, const std::string& mode, int L,
+                          std::uint64_t seed) {
+  return make_set_kernel(base, m, d, ard, parse_set_kernel_mode(mode), L, seed);
 }
 
 }  // namespace kbo

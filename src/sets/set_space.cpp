@@ -7,13 +7,9 @@
 
 namespace kbo {
 
-SetOrder parse_set_order(const std::string& name) {
-  if (name == "first" || name == "lex") return SetOrder::FirstCoordinate;
-  if (name == "norm") return SetOrder::Norm;
-  throw InputError("unknown set order '" + name + "' (allowed: first, lex, norm)");
-}
+SetOrder parse_set_order(const std::string& name) { return parse_enum<SetOrder>("set order", name); }
 
-std::string to_string(SetOrder order) { return order == SetOrder::Norm ? "norm" : "first"; }
+std::string to_string(SetOrder order) { return enum_name(order); }
 
 namespace {
 

@@ -137,5 +137,33 @@ TEST(Schedule, ParseNamesAndOptions) {
   EXPECT_THROW(BaselineOptions::from_json({{"mode", "nuts"}}, 1), InputError);
 }
 
+// Each option parsed from text names its key and the allowed values when the text is unknown.
+TEST(Schedule, EnumParseErrorsNameTheKeyAndTheAllowedValues) {
+  auto message = [](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  const std::string est = message([] { parse_regret_estimator("foo"); });
+  EXPECT_NE(est.find("agpucb estimator"), std::string::npos) << est;
+  EXPECT_NE(est.find("'foo'"), std::string::npos) << est;
+  EXPECT_NE(est.find("none, bound, onestep, wang"), std::string::npos) << est;
+  const std::string comb = message([] { AgpucbOptions::from_json({{"combine", "max"}}, 2); });
+  EXPECT_NE(comb.find("agpucb combine"), std::string::npos) << comb;
+  EXPECT_NE(comb.find("none, min, divide"), std::string::npos) << comb;
+  const std::string mode = message([] { BaselineOptions::from_json({{"mode", "nuts"}}, 2); });
+  EXPECT_NE(mode.find("baseline gpucb mode"), std::string::npos) << mode;
+  EXPECT_NE(mode.find("fixed, map, hmc"), std::string::npos) << mode;
+  EXPECT_EQ(BaselineOptions::from_json({{"mode", "hmc"}}, 2).mode, HyperMode::Hmc);
+  EXPECT_EQ(BaselineOptions::from_json(nlohmann::json::object(), 2).mode, HyperMode::Map);
+  for (auto e : {RegretEstimator::None, RegretEstimator::Bound, RegretEstimator::OneStep, RegretEstimator::Wang})
+    EXPECT_EQ(parse_regret_estimator(to_string(e)), e);
+  for (auto c : {MapCombination::None, MapCombination::Min, MapCombination::Divide})
+    EXPECT_EQ(parse_map_combination(to_string(c)), c);
+}
+
 }  // namespace
 }  // namespace kbo

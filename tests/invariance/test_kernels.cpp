@@ -235,7 +235,7 @@ TEST(InvariantKernels, RotationClosedFormsMatchNumericalMaxAndAverage) {
   auto base = iso("rbf", 2, ell, v);
   auto kmax = make_invariant_kernel(base->clone(), "rotation", "max", center(2));
   auto kavg = make_invariant_kernel(base->clone(), "rotation", "average", center(2));
-  ASSERT_EQ(static_cast<const AveragedKernel&>(*kavg).method(), "bessel");
+  ASSERT_EQ(static_cast<const AveragedKernel&>(*kavg).method(), AveragingMethod::Bessel);
   const Mat X = random_points(6, 2, rng), Y = random_points(6, 2, rng);
   const Mat Km = kmax->cross(X, Y), Ka = kavg->cross(X, Y);
   for (int i = 0; i < 6; ++i)
@@ -411,6 +411,69 @@ TEST(InvariantKernels, ProjectedGradientOffTheDesignSetMatchesFiniteDifferences)
     b->set_log_params(pb);
     EXPECT_LT((an[i] - (a->gram(X) - b->gram(X)) / 2e-6).cwiseAbs().maxCoeff(), 1e-6);
   }
+}
+
+// Each option parsed from text names its key and the allowed values when the text is unknown.
+TEST(InvariantKernels, EnumOptionErrorsNameTheKeyAndTheAllowedValues) {
+  auto message = [](const std::string& mode, const nlohmann::json& opt) -> std::string {
+    try {
+      make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", mode, center(2), opt);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  const std::string mode = message("mean", nlohmann::json::object());
+  EXPECT_NE(mode.find("invariant_kernel"), std::string::npos) << mode;
+  EXPECT_NE(mode.find("max, average"), std::string::npos) << mode;
+  const std::string path = message("max", {{"path", "quick"}});
+  EXPECT_NE(path.find("\"path\""), std::string::npos) << path;
+  EXPECT_NE(path.find("auto, fast, brute"), std::string::npos) << path;
+  const std::string proj = message("max", {{"projection", "sometimes"}});
+  EXPECT_NE(proj.find("\"projection\""), std::string::npos) << proj;
+  EXPECT_NE(proj.find("auto, always, never"), std::string::npos) << proj;
+  const std::string fit = message("average", {{"fit", "both"}});
+  EXPECT_NE(fit.find("\"fit\""), std::string::npos) << fit;
+  EXPECT_NE(fit.find("base, kernel"), std::string::npos) << fit;
+  const InvariantOptions o = InvariantOptions::from_json({{"projection", "never"}, {"fit", "kernel"}, {"path", "brute"}});
+  EXPECT_EQ(o.projection, MaxProjection::Never);
+  EXPECT_EQ(o.fit, InvariantFit::Kernel);
+  EXPECT_EQ(o.path, OrbitPath::Brute);
+  // the typed overload builds the same kernel as the text one
+  for (auto type : {InvariantKernelType::Max, InvariantKernelType::Average})
+    EXPECT_EQ(make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", type, center(2))->describe(),
+              make_invariant_kernel(iso("rbf", 2, 0.3), "signflip", enum_name(type), center(2))->describe());
+}
+
+// The properties the kernels rely on, per group: the averaging rule (action) and whether the max kernel
+// of an isotropic base is the base kernel on canonical representatives (PSD by construction).
+TEST(InvariantKernels, GroupPropertiesUsedByTheKernels) {
+  struct Case {
+    std::string spec;
+    int dim;
+    GroupAction action;
+    bool canonical;
+  };
+  for (const auto& c : {Case{"permutation", 3, GroupAction::SignedPermutations, true},
+                        Case{"signflip", 3, GroupAction::SignedPermutations, true},
+                        Case{"hyperoctahedral", 3, GroupAction::SignedPermutations, true},
+                        Case{"cyclic", 3, GroupAction::SignedPermutations, false},
+                        Case{"blocks:2", 4, GroupAction::SignedPermutations, false},
+                        Case{"rotation", 2, GroupAction::PlanarRotations, true},
+                        Case{"scaling", 3, GroupAction::Scalings, true}}) {
+    const GroupPtr g = make_group(c.spec, c.dim);
+    EXPECT_EQ(g->action(), c.action) << c.spec;
+    EXPECT_EQ(g->has_canonical_orbit_map(), c.canonical) << c.spec;
+    EXPECT_EQ(g->is_finite(), c.action == GroupAction::SignedPermutations) << c.spec;
+    const MaxKernel mk(iso("rbf", c.dim, 0.3), g, center(c.dim));
+    EXPECT_EQ(mk.known_psd(), c.canonical) << c.spec;
+  }
+  EXPECT_EQ(static_cast<const AveragedKernel&>(*make_invariant_kernel(iso("matern52", 2, 0.3), "rotation", "average",
+                                                                      center(2))).method(),
+            AveragingMethod::Angles);
+  EXPECT_EQ(static_cast<const AveragedKernel&>(*make_invariant_kernel(iso("rbf", 3, 0.3), "scaling", "average",
+                                                                      center(3))).method(),
+            AveragingMethod::Factors);
 }
 
 TEST(InvariantKernels, FactoryNamesOptionsAndFitSurrogate) {

@@ -98,4 +98,16 @@ TEST(Problems, BadNamesAndDimensionsAreInputErrors) {
   EXPECT_THROW(kbo::branin(Vec::Zero(3)), kbo::InputError);
 }
 
+TEST(Problems, EveryNameBuildsItsProblemInOrder) {
+  const std::vector<std::string> expected = {"branin", "hartmann6", "ackley", "griewank", "rastrigin", "ackley-shifted"};
+  EXPECT_EQ(kbo::problem_names(), expected);
+  for (const auto& n : kbo::problem_names()) {
+    const kbo::Problem p = kbo::make_problem(n);
+    EXPECT_EQ(p.name, n);
+    ASSERT_FALSE(p.argmins.empty());
+    EXPECT_NEAR(p.f(p.argmins[0]), p.optimum, 1e-4) << n;
+  }
+  EXPECT_EQ(kbo::make_problem("rastrigin", 5).bounds.dim(), 5);
+}
+
 }  // namespace

@@ -373,6 +373,23 @@ TEST(SetKernel, FactoryAndBadInput) {
   EXPECT_THROW(sk.set_draw({Vec::Ones(3), {0, 1}}), InputError);
 }
 
+// The mode parsed from text names its key and the allowed values when the text is unknown.
+TEST(SetKernel, ModeParseErrorNamesTheKeyAndTheAllowedValues) {
+  try {
+    make_set_kernel("matern52", 20, 2, true, "exact", 5, 1);
+    FAIL();
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("set_kernel"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("'exact'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("full, approx"), std::string::npos) << msg;
+  }
+  EXPECT_EQ(parse_set_kernel_mode("approx"), SetKernelType::Approx);
+  for (auto type : {SetKernelType::Full, SetKernelType::Approx})
+    EXPECT_EQ(make_set_kernel("matern52", 6, 2, true, type, 3, 1)->describe(),
+              make_set_kernel("matern52", 6, 2, true, enum_name(type), 3, 1)->describe());
+}
+
 }  // namespace
 TEST(SetKernel, DeclaresTheBaseKernelsParameterSpecs) {
   // Lengthscales over the d element coordinates (ARD: coordinate i < d), then the variance.

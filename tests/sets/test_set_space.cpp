@@ -138,6 +138,14 @@ TEST(SetSpace, BadInputIsAnInputError) {
   EXPECT_THROW(SetSpace(0, element_box(2, 0, 1)), InputError);
   EXPECT_THROW(parse_set_order("random"), InputError);
   EXPECT_EQ(parse_set_order("norm"), SetOrder::Norm);
+  EXPECT_EQ(parse_set_order("lex"), SetOrder::FirstCoordinate);
+  EXPECT_EQ(to_string(SetOrder::FirstCoordinate), "first");
+  try {
+    parse_set_order("random");
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("set order: unknown value 'random' (allowed: first, norm)"), std::string::npos)
+        << e.what();
+  }
   SetSpace s(3, element_box(2, 0, 1));
   Vec wrong(5);
   EXPECT_THROW(s.canonicalize(wrong), InputError);

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "kbo/core/enum_names.hpp"
 #include "kbo/model/gp.hpp"
 #include "kbo/model/hmc.hpp"
 #include "kbo/strategy/strategy.hpp"
@@ -80,6 +81,18 @@ enum class MapCombination {
   Min,      // eq. 17: θ_t = min(θ_MAP, θ₀/g(t)) elementwise
   Divide    // eq. 18: θ_t = θ_MAP / max(g(t), 1)
 };
+template <>
+struct EnumNames<RegretEstimator> {
+  static constexpr std::array<std::pair<RegretEstimator, const char*>, 4> table{
+      {{RegretEstimator::None, "none"}, {RegretEstimator::Bound, "bound"}, {RegretEstimator::OneStep, "onestep"},
+       {RegretEstimator::Wang, "wang"}}};
+};
+template <>
+struct EnumNames<MapCombination> {
+  static constexpr std::array<std::pair<MapCombination, const char*>, 3> table{
+      {{MapCombination::None, "none"}, {MapCombination::Min, "min"}, {MapCombination::Divide, "divide"}}};
+};
+/// InputError "agpucb estimator: unknown value …" / "agpucb combine: …" naming the allowed values.
 RegretEstimator parse_regret_estimator(const std::string& s);  // none | bound | onestep | wang
 MapCombination parse_map_combination(const std::string& s);    // none | min | divide
 std::string to_string(RegretEstimator e);
@@ -164,6 +177,11 @@ std::unique_ptr<Strategy> make_agpucb_strategy(const StrategyConfig& config, std
 // Baselines with an empirical β (paper §5: data standardised, β^{1/2} constant)
 
 enum class HyperMode { Fixed, Map, Hmc };
+template <>
+struct EnumNames<HyperMode> {
+  static constexpr std::array<std::pair<HyperMode, const char*>, 3> table{
+      {{HyperMode::Fixed, "fixed"}, {HyperMode::Map, "map"}, {HyperMode::Hmc, "hmc"}}};
+};
 
 struct BaselineOptions {
   HyperMode mode = HyperMode::Map;

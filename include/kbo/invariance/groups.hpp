@@ -55,6 +55,13 @@ struct SignedPerm {
 /// O(K³)). Returns the cost; assignment[i] = column assigned to row i.
 double hungarian(const Mat& cost, std::vector<int>& assignment);
 
+/// The kind of maps a group's elements are.
+enum class GroupAction {
+  SignedPermutations,  // finite: the elements can be enumerated (for_each_element)
+  PlanarRotations,     // SO(2): a uniform angle (RotationGroup::rotation)
+  Scalings             // z ↦ a z on the representative ρẑ: a factor in [1/A, A] (ScalingGroup)
+};
+
 class Group {
  public:
   virtual ~Group() = default;
@@ -66,6 +73,13 @@ class Group {
   virtual double order() const = 0;
   /// True if every element is an orthogonal map (all groups except scaling).
   virtual bool is_isometric() const { return true; }
+  /// What the elements are; it fixes the rule an orbit average is computed with (AveragedKernel).
+  virtual GroupAction action() const { return GroupAction::SignedPermutations; }
+  /// True if the orbit distance has a canonical form: min_g ||z − g w|| = ||Φz − Φw|| for a map Φ onto
+  /// one orbit representative (align() pairs the representatives), so max_g k(z, g w) = k(Φz, Φw) is
+  /// PSD for an isotropic stationary k (MaxKernel::known_psd). Reflection groups: Φ = sort (permutation),
+  /// |·| (signflip), sort∘|·| (hyperoctahedral); continuous: the radius (rotation), the direction (scaling).
+  virtual bool has_canonical_orbit_map() const { return false; }
 
   // ---- finite groups ----
   /// Calls f on every element exactly once (identity included). InputError for continuous groups.
@@ -100,6 +114,7 @@ class PermutationGroup : public Group {
   explicit PermutationGroup(int dim);
   std::string name() const override { return "permutation"; }
   bool is_finite() const override { return true; }
+  bool has_canonical_orbit_map() const override { return true; }
   double order() const override;
   void for_each_element(const std::function<void(const SignedPerm&)>& f) const override;
   SignedPerm random_element(Rng& rng) const override;
@@ -112,6 +127,7 @@ class SignFlipGroup : public Group {
   explicit SignFlipGroup(int dim);
   std::string name() const override { return "signflip"; }
   bool is_finite() const override { return true; }
+  bool has_canonical_orbit_map() const override { return true; }
   double order() const override;
   void for_each_element(const std::function<void(const SignedPerm&)>& f) const override;
   SignedPerm random_element(Rng& rng) const override;
@@ -124,6 +140,7 @@ class HyperoctahedralGroup : public Group {
   explicit HyperoctahedralGroup(int dim);
   std::string name() const override { return "hyperoctahedral"; }
   bool is_finite() const override { return true; }
+  bool has_canonical_orbit_map() const override { return true; }
   double order() const override;
   void for_each_element(const std::function<void(const SignedPerm&)>& f) const override;
   SignedPerm random_element(Rng& rng) const override;
@@ -181,6 +198,8 @@ class RotationGroup : public Group {
   RotationGroup();
   std::string name() const override { return "rotation"; }
   bool is_finite() const override { return false; }
+  GroupAction action() const override { return GroupAction::PlanarRotations; }
+  bool has_canonical_orbit_map() const override { return true; }
   double order() const override;
   Vec random_apply(const Vec& z, Rng& rng) const override;
   void align(const Vec& z, const Vec& w, Vec& z_out, Vec& w_out) const override;
@@ -201,6 +220,8 @@ class ScalingGroup : public Group {
   std::string name() const override { return "scaling"; }
   bool is_finite() const override { return false; }
   bool is_isometric() const override { return false; }
+  GroupAction action() const override { return GroupAction::Scalings; }
+  bool has_canonical_orbit_map() const override { return true; }
   double order() const override;
   Vec random_apply(const Vec& z, Rng& rng) const override;
   void align(const Vec& z, const Vec& w, Vec& z_out, Vec& w_out) const override;

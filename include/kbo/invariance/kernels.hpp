@@ -30,6 +30,7 @@
 #include "kbo/invariance/groups.hpp"
 #include "kbo/model/kernel.hpp"
 #include "kbo/model/kernels/stationary.hpp"
+#include "kbo/strategy/config.hpp"  // InvariantKernelType
 
 namespace kbo {
 
@@ -47,6 +48,11 @@ const Kernel* fit_surrogate(const Kernel& k);
 
 /// How the orbit is searched.
 enum class OrbitPath { Auto, Fast, Brute };
+template <>
+struct EnumNames<OrbitPath> {
+  static constexpr std::array<std::pair<OrbitPath, const char*>, 3> table{
+      {{OrbitPath::Auto, "auto"}, {OrbitPath::Fast, "fast"}, {OrbitPath::Brute, "brute"}}};
+};
 OrbitPath parse_orbit_path(const std::string& s);  // "auto" | "fast" | "brute"
 
 /// Raw max kernel max_g k(x, g y) (two-sided for non-isotropic bases).
@@ -95,6 +101,16 @@ class MaxKernel : public Kernel, public FitSurrogateProvider {
   std::vector<SignedPerm> elements_;        // brute-force path only
 };
 
+/// How AveragedKernel computes the average: "orbit" (finite, |G| form), "orbit2" (finite, |G|² form),
+/// "bessel" (rotation + RBF, closed form), "angles" (rotation, m-angle rule), "factors" (scaling).
+enum class AveragingMethod { Orbit, Orbit2, Bessel, Angles, Factors };
+template <>
+struct EnumNames<AveragingMethod> {
+  static constexpr std::array<std::pair<AveragingMethod, const char*>, 5> table{
+      {{AveragingMethod::Orbit, "orbit"}, {AveragingMethod::Orbit2, "orbit2"}, {AveragingMethod::Bessel, "bessel"},
+       {AveragingMethod::Angles, "angles"}, {AveragingMethod::Factors, "factors"}}};
+};
+
 /// Orbit-averaged kernel (1/|G|) Σ_g k(x, g y) (the |G|² form for non-isotropic bases).
 class AveragedKernel : public Kernel, public FitSurrogateProvider {
  public:
@@ -117,9 +133,7 @@ class AveragedKernel : public Kernel, public FitSurrogateProvider {
 
   const Kernel& base() const { return *base_; }
   const Group& group() const { return *group_; }
-  /// "bessel" (rotation + RBF), "angles" (rotation), "factors" (scaling), "orbit" (finite, |G| form),
-  /// "orbit2" (finite, |G|² form).
-  const std::string& method() const { return method_; }
+  AveragingMethod method() const { return method_; }
   const Kernel* fit_surrogate() const override { return fit_on_base_ ? base_.get() : nullptr; }
 
  private:
@@ -143,7 +157,7 @@ class AveragedKernel : public Kernel, public FitSurrogateProvider {
   GroupPtr group_;
   Vec center_;
   const StationaryKernel* iso_ = nullptr;
-  std::string method_;
+  AveragingMethod method_ = AveragingMethod::Orbit;
   bool fit_on_base_ = true;
   Side left_, right_;
   Vec factors_, factor_weights_;  // scaling: Gauss–Legendre rule in log a  // left_ = {identity} for one-sided forms
@@ -230,12 +244,24 @@ class ProjectedKernel : public Kernel, public FitSurrogateProvider {
 ///   "quadrature": int (64)                  rotation average (non-RBF) angles / scaling factors
 ///   "radius", "max_factor"                  scaling group (groups.hpp)
 ///   "matrices": [[[..]..]..]                custom group
+enum class MaxProjection { Auto, Always, Never };
+template <>
+struct EnumNames<MaxProjection> {
+  static constexpr std::array<std::pair<MaxProjection, const char*>, 3> table{
+      {{MaxProjection::Auto, "auto"}, {MaxProjection::Always, "always"}, {MaxProjection::Never, "never"}}};
+};
+enum class InvariantFit { Base, Kernel };
+template <>
+struct EnumNames<InvariantFit> {
+  static constexpr std::array<std::pair<InvariantFit, const char*>, 2> table{
+      {{InvariantFit::Base, "base"}, {InvariantFit::Kernel, "kernel"}}};
+};
 struct InvariantOptions {
   OrbitPath path = OrbitPath::Auto;
   bool normalize = false;
-  std::string projection = "always";
+  MaxProjection projection = MaxProjection::Always;
   double eig_threshold = 1e-4;
-  bool fit_on_base = true;
+  InvariantFit fit = InvariantFit::Base;
   int quadrature = 64;
   static InvariantOptions from_json(const nlohmann::json& j);  // InputError on unknown keys/values
 };
@@ -244,6 +270,9 @@ struct InvariantOptions {
 /// rotation|scaling|custom ("none" returns base unchanged); mode: max|average; center: the group's
 /// centre in the kernel's input coordinates (0.5·1 on the unit cube). InputError naming the allowed
 /// values otherwise.
+KernelPtr make_invariant_kernel(KernelPtr base, const std::string& invariance, InvariantKernelType mode,
+                                const Vec& center, const nlohmann::json& options = nlohmann::json::object());
+/// The same with mode as text (parsed here: InputError naming max, average).
 KernelPtr make_invariant_kernel(KernelPtr base, const std::string& invariance, const std::string& mode,
                                 const Vec& center, const nlohmann::json& options = nlohmann::json::object());
 

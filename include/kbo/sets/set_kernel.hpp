@@ -29,11 +29,13 @@
 #include "kbo/model/kernel.hpp"
 #include "kbo/model/kernels/stationary.hpp"
 #include "kbo/core/random.hpp"
+#include "kbo/strategy/config.hpp"  // SetKernelType
 
 namespace kbo {
 
-enum class SetKernelMode { Full, Approx };
-/// "full" | "approx"; InputError listing them otherwise.
+/// Full or approximate set kernel: the study's set_kernel choice (SetKernelType, strategy/config.hpp).
+using SetKernelMode = SetKernelType;
+/// "full" | "approx"; InputError "set_kernel: unknown value …" listing them otherwise.
 SetKernelMode parse_set_kernel_mode(const std::string& name);
 
 /// One draw of the approximate set kernel: projection direction and the kept sorted ranks (0-based).
@@ -128,6 +130,9 @@ double set_kernel_distance_gemms(const Mat& Z);
 
 /// The lead's factory: base "matern52" | "matern32" | "matern12" | "rbf"; mode "full" | "approx";
 /// L in [1, m] for approx (0 ⇒ m). InputError for anything else.
+KernelPtr make_set_kernel(const std::string& base, int m, int d, bool ard, SetKernelType mode, int L,
+                          std::uint64_t seed);
+/// The same with mode as text (parsed here).
 KernelPtr make_set_kernel(const std::string& base, int m, int d, bool ard, const std::string& mode, int L,
                           std::uint64_t seed);
 

@@ -20,6 +20,12 @@
 namespace kbo {
 
 enum class SetOrder { FirstCoordinate, Norm };
+template <>
+struct EnumNames<SetOrder> {
+  static constexpr std::array<std::pair<SetOrder, const char*>, 2> table{
+      {{SetOrder::FirstCoordinate, "first"}, {SetOrder::Norm, "norm"}}};
+  static constexpr std::array<std::pair<SetOrder, const char*>, 1> aliases{{{SetOrder::FirstCoordinate, "lex"}}};
+};
 /// "first" (alias "lex") | "norm"; InputError listing them otherwise.
 SetOrder parse_set_order(const std::string& name);
 std::string to_string(SetOrder order);
