@@ -213,14 +213,7 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, cons
   // Never suggest a pending point again (with fantasy "none", or when the acquisition's maximiser lands
   // exactly on one): take a uniform random point instead. Evaluated points may be repeated: Algorithm 1
   // re-evaluates a noisy point when UCB says so, and the paper's sequential runs must stay unchanged.
-  Mat failedU(failed.rows(), d);
-  for (Eigen::Index i = 0; i < failed.rows(); ++i) failedU.row(i) = unit.to_unit(failed.row(i).transpose()).transpose();
-  auto within = [&](const Mat& rows, double radius) {
-    for (Eigen::Index i = 0; i < rows.rows(); ++i)
-      if ((rows.row(i).transpose() - c.x_unit).norm() < radius) return true;
-    return false;
-  };
-  if (repeats_a_row(pendingU, c.x_unit) || within(failedU, kFailedRadius)) {
+  if (repeats_a_row(pendingU, c.x_unit) || min_row_distance(c.x_unit, unit.rows_to_unit(failed)) < kFailedRadius) {
     info_["repeat_replaced_by_random"] = true;
     Rng rng = make_rng(trial_seed(config_.seed ^ 0x5EEDULL, static_cast<std::uint64_t>(trial_index)));
     return unit.from_unit(unit.sample(1, SamplingMethod::Uniform, rng).row(0).transpose());

@@ -7,6 +7,7 @@
 #include "kbo/model/gp.hpp"
 #include "kbo/model/kernels/stationary.hpp"
 #include "kbo/core/space.hpp"
+#include "kbo/strategy/strategy.hpp"  // kRepeatTolerance
 
 namespace kbo::adaptive_detail {
 
@@ -29,11 +30,7 @@ inline Vec gp_lengthscales(const GP& gp) { return dynamic_cast<const StationaryK
 
 /// Whether u is within 1e-9 (Euclidean, unit cube) of a row of `rows`: a suggestion that would repeat a
 /// pending point (with fantasy "none", or when the maximiser lands exactly on one).
-inline bool repeats_a_row(const Mat& rows, const Vec& u) {
-  for (Eigen::Index i = 0; i < rows.rows(); ++i)
-    if ((rows.row(i).transpose() - u).norm() < 1e-9) return true;
-  return false;
-}
+inline bool repeats_a_row(const Mat& rows, const Vec& u) { return min_row_distance(u, rows) < kRepeatTolerance; }
 
 /// Row of the largest y as a 1 x D matrix (extra start for the acquisition optimiser).
 inline Mat incumbent_row(const Mat& U, const Vec& y) {

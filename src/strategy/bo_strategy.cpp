@@ -28,15 +28,6 @@ double seconds_since(Clock::time_point t0) {
 // Initial lengthscale on the unit cube: the mode of the default Gamma(3, 6) lengthscale prior.
 constexpr double kInitialLengthscale = 1.0 / 3.0;
 
-// A suggestion this close (unit-cube Euclidean distance) to a pending/evaluated point is a repeat.
-constexpr double kRepeatTolerance = 1e-9;
-
-double min_distance(const Vec& u, const Mat& rows) {
-  double best = std::numeric_limits<double>::infinity();
-  for (Eigen::Index i = 0; i < rows.rows(); ++i) best = std::min(best, (rows.row(i).transpose() - u).norm());
-  return best;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------- BOStrategy
@@ -202,8 +193,8 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     if (fantasy && Pu.rows() > 0 && fantasy_ != FantasyMode::None) info_["fantasy"] = to_string(fantasy_);
     if (Fu.rows() > 0) info_["failed_points"] = {{"n", Fu.rows()}, {"model", enum_name(model_options_.failed_points)}};
 
-    if (!u.allFinite() || min_distance(u, Pu) < kRepeatTolerance || min_distance(u, U) < kRepeatTolerance ||
-        min_distance(u, Fu) < kFailedRadius) {
+    if (!u.allFinite() || min_row_distance(u, Pu) < kRepeatTolerance || min_row_distance(u, U) < kRepeatTolerance ||
+        min_row_distance(u, Fu) < kFailedRadius) {
       info_["repeat_replaced_by_random"] = true;
       u = random_point(trial_index);
     }

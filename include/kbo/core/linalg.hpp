@@ -1,6 +1,8 @@
 #pragma once
 // Dense linear algebra used everywhere: Eigen aliases, Cholesky with jitter escalation and rank-one
 // extension, symmetric eigendecomposition and PSD projection.
+#include <limits>
+
 #include <Eigen/Dense>
 
 #include "kbo/core/error.hpp"
@@ -68,5 +70,11 @@ void multiply_by_lower_transpose_in_place(Mat& B, const Mat& T);
 
 /// Throws InputError naming `what` if any entry is NaN or infinite.
 void require_finite(const Mat& A, const char* what);
+
+/// Smallest Euclidean distance from u to a row of `rows` (+inf when there are none): how strategies tell a
+/// repeat of a pending, evaluated or failed point.
+inline double min_row_distance(const Vec& u, const Mat& rows) {
+  return rows.rows() == 0 ? std::numeric_limits<double>::infinity() : (rows.rowwise() - u.transpose()).rowwise().norm().minCoeff();
+}
 
 }  // namespace kbo

@@ -13,6 +13,8 @@
 
 namespace kbo {
 
+/// Unit-cube distance below which a suggestion repeats a pending or evaluated point.
+inline constexpr double kRepeatTolerance = 1e-9;
 /// Radius (unit-cube units) around a failed point within which no suggestion is made.
 inline constexpr double kFailedRadius = 1e-3;
 
