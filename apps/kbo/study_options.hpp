@@ -51,9 +51,6 @@ using kbo::resolve_space;
 using kbo::parse_bounds;
 using kbo::make_study_record;
 
-/// Human-readable table of a study (the object of Study::to_json): one row per trial, best marked.
-void print_study_table(std::ostream& out, const nlohmann::json& study);
-
 /// InputError unless the storage URL is persistent (ask/tell/show run in separate processes).
 void require_persistent_storage(const StudyOptions& o, const std::string& command);
 
