@@ -14,13 +14,14 @@ int run_ask(int argc, char** argv) {
                "{\"trial\": ID, \"x\": [...]} (one line per trial with --n). The study is created when a space is given "
                "(--problem/--bounds/--config), otherwise it must exist and its stored configuration is used."};
   StudyOptionParser parser(app, kWhere | kWhat | kStrategy | kOutput);
+  parser.needs_persistent_storage();
   int n = 1;
   app.add_option("--n", n,
                  "create N pending trials (one JSON object per line); each ask sees the previous ones as pending");
   parse(app, argc, argv);
   if (n < 1) throw InputError("--n must be >= 1");
   StudyOptions o = parser.resolve();
-  require_persistent_storage(o, "kbo ask");
+  require_persistent_storage(o);
   auto storage = open_storage(o.storage);
 
   StudyRecord wanted;
@@ -35,7 +36,9 @@ int run_ask(int argc, char** argv) {
     o = parser.resolve(base);
     wanted = make_study_record(o, existing.record().space);
   }
-  Study study = Study::create_or_open(storage, wanted);
+  std::vector<std::string> changed;
+  Study study = Study::create_or_open(storage, wanted, &changed);
+  say_changed_settings("kbo ask", o.study, changed);
   auto strategy = make_strategy(study.strategy_config(), study.space());
   // Q separate ask transactions: each is committed (so a crash keeps the earlier ones) and each
   // suggestion sees the previous pending points (the strategy treats them as pending/fantasies).

@@ -11,12 +11,13 @@ namespace {
 int run_tell(int argc, char** argv) {
   CLI::App app{"Record the result of a pending trial: --trial ID --value V, or --trial ID --failed REASON."};
   StudyOptionParser parser(app, kWhere | kTell);
+  parser.needs_persistent_storage();
   parse(app, argc, argv);
   const StudyOptions o = parser.resolve();
-  if (!o.trial) throw InputError("kbo tell needs --trial ID");
-  if (!o.value && !o.failed) throw InputError("kbo tell needs --value V or --failed REASON");
-  require_persistent_storage(o, "kbo tell");
-  Study study = Study::open(open_storage(o.storage), o.study);
+  if (!o.trial) throw InputError("--trial ID is required (the id `kbo ask` printed)");
+  if (!o.value && !o.failed) throw InputError("--value V or --failed REASON is required");
+  require_persistent_storage(o);
+  Study study = Study::open(open_storage(o.storage, StorageAccess::Existing), o.study);
   const Trial t = o.value ? study.tell(*o.trial, *o.value) : study.fail(*o.trial, *o.failed);
   nlohmann::json out = {{"trial", t.id}, {"state", to_string(t.state)}, {"study", study.name()}};
   out["value"] = t.value ? nlohmann::json(*t.value) : nlohmann::json(nullptr);
