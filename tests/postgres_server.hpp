@@ -79,6 +79,15 @@ class PostgresServer {
     if (!err.empty()) throw std::runtime_error("test postgres: " + sql + ": " + err);
   }
   int port() const { return port_; }
+  /// Stops the server (fast shutdown: every client connection is cut), waits `down_seconds`, and starts it
+  /// again on the same port and socket — a server restart as clients see it.
+  void restart(double down_seconds) const {
+    const std::string data = (dir_ / "data").string();
+    if (run_as_server("'" + bin_ + "/pg_ctl' -D '" + data + "' -m fast -w stop > /dev/null 2>&1") != 0)
+      throw std::runtime_error("the test PostgreSQL server did not stop");
+    std::system(("sleep " + std::to_string(down_seconds)).c_str());
+    start();
+  }
   const std::filesystem::path& dir() const { return dir_; }
 
   ~PostgresServer() {
@@ -108,12 +117,17 @@ class PostgresServer {
       if (chown(dir_.c_str(), pw->pw_uid, pw->pw_gid) != 0) throw std::runtime_error("chown of " + dir_.string() + " failed");
       as_user_ = "runuser -u postgres -- ";
     }
-    const std::string data = (dir_ / "data").string(), log = (dir_ / "server.log").string();
+    const std::string data = (dir_ / "data").string();
     if (run_as_server("'" + bin_ + "/initdb' -D '" + data + "' -A trust -U kbo -E UTF8 --no-sync > '" +
                       (dir_ / "initdb.log").string() + "' 2>&1") != 0)
       throw std::runtime_error("initdb failed: " + slurp(dir_ / "initdb.log"));
     port_ = free_port();
-    // fsync off: the tests kill workers, not the server, so committed rows survive without it.
+    start();
+  }
+
+  void start() const {
+    const std::string data = (dir_ / "data").string(), log = (dir_ / "server.log").string();
+    // fsync off: the tests kill workers and stop the server cleanly, so committed rows survive without it.
     const std::string opts = "-k " + dir_.string() + " -p " + std::to_string(port_) +
                              " -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60";
     if (run_as_server("'" + bin_ + "/pg_ctl' -D '" + data + "' -l '" + log + "' -w -t 60 -o '" + opts + "' start > /dev/null 2>&1") != 0)

@@ -18,6 +18,7 @@ int run_ask(int argc, char** argv) {
                "(--ask-timeout): a trial not told when it ends is given up ('ask lease expired') by the next "
                "optimize/worker loop, which re-runs its point. `kbo pending` lists and abandons pending trials."};
   StudyOptionParser parser(app, kWhere | kWhat | kStrategy | kOutput);
+  parser.needs_persistent_storage();
   int n = 1;
   double ask_timeout = 86400.0;
   app.add_option("--n", n,
@@ -29,7 +30,7 @@ int run_ask(int argc, char** argv) {
   if (!(ask_timeout >= 0.0) || !std::isfinite(ask_timeout))
     throw InputError("--ask-timeout must be a finite number of seconds >= 0 (0: the lease never expires)");
   StudyOptions o = parser.resolve();
-  require_persistent_storage(o, "kbo ask");
+  require_persistent_storage(o);
   auto storage = open_storage(o.storage);
 
   StudyRecord wanted;
@@ -44,7 +45,9 @@ int run_ask(int argc, char** argv) {
     o = parser.resolve(base);
     wanted = make_study_record(o, existing.record().space);
   }
-  Study study = Study::create_or_open(storage, wanted);
+  std::vector<std::string> changed;
+  Study study = Study::create_or_open(storage, wanted, &changed);
+  say_changed_settings("kbo ask", o.study, changed);
   auto strategy = make_strategy(study.strategy_config(), study.space());
   // Q separate ask transactions: each is committed (so a crash keeps the earlier ones) and each
   // suggestion sees the previous pending points (the strategy treats them as pending/fantasies).

@@ -15,6 +15,30 @@
 
 namespace {
 
+// Features further apart than this make squared distances overflow (r² > 1e300 → inf, and the kernels'
+// inf·0 → NaN); the GP models features as given, so such data is refused.
+constexpr double kMaxFeatureSpan = 1e150;
+
+/// InputError naming the file and column if a feature column spans more than kMaxFeatureSpan.
+void require_modellable_features(const kbo::Mat& X, const std::string& file) {
+  for (Eigen::Index j = 0; j < X.cols(); ++j) {
+    const double lo = X.col(j).minCoeff(), hi = X.col(j).maxCoeff();
+    if (!(hi - lo <= kMaxFeatureSpan)) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "feature column %ld spans %.3g to %.3g", static_cast<long>(j + 1), lo, hi);
+      throw kbo::InputError("'" + file + "': " + buf +
+                            ": squared distances overflow a double (at most 1e150 apart); rescale the column");
+    }
+  }
+}
+
+/// A power of two near max|y| (1 for all-zero targets): dividing by it is exact, and leaves the
+/// standardised GP unchanged while keeping the mean and variance of the targets finite at any magnitude.
+double power_of_two_scale(const kbo::Vec& y) {
+  const double m = y.cwiseAbs().maxCoeff();
+  return m > 0.0 ? std::ldexp(1.0, std::ilogb(m)) : 1.0;
+}
+
 int run_gp(int argc, char** argv) {
   CLI::App app{"Fit a Gaussian process on CSV data (last column = target) and predict at test rows"};
   std::string train, test, kernel = "matern52", kernel_file;
@@ -49,6 +73,10 @@ int run_gp(int argc, char** argv) {
   kbo::Vec y;
   kbo::split_target(kbo::read_csv(train), X, y);
   if (X.rows() < 2) throw kbo::InputError("'" + train + "' has " + std::to_string(X.rows()) + " data row(s); need at least 2");
+  require_modellable_features(X, train);
+  if (no_normalize && !(y.cwiseAbs().maxCoeff() <= kMaxFeatureSpan))
+    throw kbo::InputError("'" + train + "': with --no-normalize the targets must stay below 1e150 in magnitude (the "
+                          "kernel variance would overflow); drop --no-normalize to standardise them");
   kbo::Mat Xs;
   std::optional<kbo::Vec> ys;
   if (!test.empty()) {
@@ -63,6 +91,9 @@ int run_gp(int argc, char** argv) {
                             std::to_string(X.cols()) + " features (test needs " + std::to_string(X.cols()) +
                             " columns, or " + std::to_string(X.cols() + 1) + " with a target)");
     }
+    kbo::Mat both(X.rows() + Xs.rows(), X.cols());
+    both << X, Xs;
+    require_modellable_features(both, test);
   }
 
   const int dim = static_cast<int>(X.cols());
@@ -80,7 +111,9 @@ int run_gp(int argc, char** argv) {
   }
   auto t0 = std::chrono::steady_clock::now();
   kbo::GP gp(std::move(k), noise.value_or(1e-2), !no_normalize, !noise.has_value());
-  gp.set_data(X, y);
+  // Standardised targets are fitted in units of a power of two (exact), so 1e300 or 1e-300 work as 1 does.
+  const double y_unit = no_normalize ? 1.0 : power_of_two_scale(y);
+  gp.set_data(X, y / y_unit);
   const int P = static_cast<int>(gp.hyperparameters().size());
   kbo::FitOptions opt;
   opt.restarts = restarts;
@@ -95,10 +128,23 @@ int run_gp(int argc, char** argv) {
   for (bool m : opt.fit_mask) fitted = fitted || m;
   if (fitted) gp.fit(opt);
   kbo::GP::Prediction pred;
-  if (Xs.rows() > 0) pred = gp.predict(Xs);
+  kbo::Vec sd;
+  if (Xs.rows() > 0) {
+    pred = gp.predict(Xs);
+    sd = pred.variance.cwiseMax(0.0).cwiseSqrt() * y_unit;
+    pred.mean *= y_unit;
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::optional<double> rmse;
-  if (ys) rmse = std::sqrt((pred.mean - *ys).squaredNorm() / static_cast<double>(ys->size()));
+  if (ys) rmse = y_unit * std::sqrt((pred.mean / y_unit - *ys / y_unit).squaredNorm() / static_cast<double>(ys->size()));
+  // Never print NaN or inf as a result: name what could not be modelled instead.
+  if (!pred.mean.allFinite() || !sd.allFinite() || !std::isfinite(gp.log_marginal_likelihood()) ||
+      (rmse && !std::isfinite(*rmse))) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3g", y.cwiseAbs().maxCoeff());
+    throw kbo::NumericalError(std::string("the fitted GP gives non-finite predictions, likelihood or RMSE for this data "
+                                          "(training targets up to ") + buf + "); rescale the features or targets");
+  }
 
   kbo::Vec theta = gp.hyperparameters();
   auto names = gp.hyperparameter_names();
@@ -110,9 +156,7 @@ int run_gp(int argc, char** argv) {
     for (int p = 0; p < P; ++p) hp[names[p]] = std::exp(theta[p]);
     out["hyperparameters"] = hp;
     out["mean"] = std::vector<double>(pred.mean.data(), pred.mean.data() + pred.mean.size());
-    std::vector<double> sd(pred.variance.size());
-    for (size_t i = 0; i < sd.size(); ++i) sd[i] = std::sqrt(pred.variance[static_cast<Eigen::Index>(i)]);
-    out["std"] = sd;
+    out["std"] = std::vector<double>(sd.data(), sd.data() + sd.size());
     if (rmse) out["rmse"] = *rmse;
     out["time_s"] = seconds;
     std::cout << out.dump() << "\n";
@@ -123,7 +167,7 @@ int run_gp(int argc, char** argv) {
   if (Xs.rows() > 0) {
     std::printf("%6s %14s %14s\n", "row", "mean", "std");
     for (Eigen::Index i = 0; i < Xs.rows(); ++i)
-      std::printf("%6ld %14.6g %14.6g\n", static_cast<long>(i + 1), pred.mean[i], std::sqrt(pred.variance[i]));
+      std::printf("%6ld %14.6g %14.6g\n", static_cast<long>(i + 1), pred.mean[i], sd[i]);
   }
   if (rmse) std::printf("test RMSE: %.6g\n", *rmse);
   std::printf("time: %.3f s\n", seconds);

@@ -119,7 +119,10 @@ int run_optimize(int argc, char** argv) {
   const int total = o.strategy.n_init + o.iters;
   StudyRecord wanted = make_study_record(o, space);
   wanted.budget = total;  // stored, so that `kbo worker` processes on this study know when to stop
-  Study study = Study::create_or_open(open_storage(o.storage), wanted);
+  std::vector<std::string> changed;
+  Study study = Study::create_or_open(open_storage(o.storage), wanted, &changed);
+  say_changed_settings("kbo optimize", o.study, changed);
+  say_if_budget_met(study, o.strategy.n_init, o.iters);
   auto strategy = make_strategy(study.strategy_config(), study.space());
   install_stop_signals();
   const auto [finished_before, complete_before] = finished_and_complete(study.trials());

@@ -42,6 +42,7 @@ int run_pending(int argc, char** argv) {
       "'abandoned', which neither counts toward the budget nor is re-run (optimize/worker loops re-offer the "
       "points of expired leases and lost workers themselves)."};
   StudyOptionParser parser(app, kWhere | kOutput);
+  parser.needs_persistent_storage();
   std::vector<int> abandon;
   bool stale = false, force = false;
   double stale_after = 60.0;
@@ -53,8 +54,8 @@ int run_pending(int argc, char** argv) {
   parse(app, argc, argv);
   const StudyOptions o = parser.resolve();
   if (!(stale_after > 0.0)) throw InputError("--stale-after must be > 0 seconds");
-  require_persistent_storage(o, "kbo pending");
-  Study study = Study::open(open_storage(o.storage), o.study);
+  require_persistent_storage(o);
+  Study study = Study::open(open_storage(o.storage, StorageAccess::Existing), o.study);
 
   const double now = unix_now();
   std::map<int, bool> to_abandon;  // id → forced

@@ -10,8 +10,10 @@ namespace kbo::cli {
 namespace {
 
 int run_show(int argc, char** argv) {
-  CLI::App app{"Print the trials of a study and its best point: every trial by default; --top N the N best."};
+  CLI::App app{"Print the trials of a study and its best point: every trial by default; --top N the N best. Reads "
+               "only: it creates and changes nothing (a study on read-only media can be shown)."};
   StudyOptionParser parser(app, kWhere | kOutput);
+  parser.needs_persistent_storage();
   int top = 0;
   std::string sort, format = "table";
   app.add_option("--top", top, "only the N first trials of --sort (with --top the default order is value)");
@@ -26,8 +28,8 @@ int run_show(int argc, char** argv) {
     throw InputError("--format: unknown value '" + format + "' (allowed: table, csv, json)");
   if (o.json && app.count("--format") > 0 && format != "json")
     throw InputError("--json contradicts --format " + format);
-  require_persistent_storage(o, "kbo show");
-  const Study study = Study::open(open_storage(o.storage), o.study);
+  require_persistent_storage(o);
+  const Study study = Study::open(open_storage(o.storage, StorageAccess::ReadOnly), o.study);
   nlohmann::json out = study.to_json();
   const TrialOrder order = sort == "value" || (sort.empty() && top > 0) ? TrialOrder::Value : TrialOrder::Id;
   const std::vector<nlohmann::json> rows = select_trials(out, order, top);

@@ -30,7 +30,7 @@ int run_worker(int argc, char** argv) {
   double stale_after = 60.0, heartbeat = 0.0, eval_timeout = 0.0, poll = 0.2;
   bool json = false, quiet = false;
   std::vector<std::string> command;
-  app.add_option("--storage", storage, "sqlite:PATH | postgresql://USER@HOST:PORT/DB | postgresql:///DB?host=/socket/dir")
+  app.add_option("--storage", storage, "the study's storage: " + storage_url_forms() + ", or a file path such as study.db")
       ->required();
   app.add_option("--study", study, "name of an existing study")->required();
   app.add_option("--max-trials", max_trials, "evaluate at most N trials in this worker (0 = until the budget is met)");
@@ -49,13 +49,13 @@ int run_worker(int argc, char** argv) {
   app.add_option("command", command, "-- CMD ARGS…: the objective; one word is run as a shell command, several are quoted");
   parse(app, argc, argv);
   if (problem.empty() == command.empty())
-    throw InputError("kbo worker needs exactly one objective: -- CMD ARGS… or --problem NAME");
+    throw InputError("give exactly one objective: -- CMD ARGS… or --problem NAME");
   if (storage == "memory")
-    throw InputError("kbo worker needs a shared study: --storage sqlite:PATH or postgresql://… (memory ends with the process)");
+    throw InputError("--storage memory cannot be shared: give sqlite:PATH (or a file path such as study.db) or postgresql://… (memory ends with the process)");
   if (poll <= 0.0) throw InputError("--poll must be > 0 seconds");
   if (fail_fast < 0) throw InputError("--fail-fast must be >= 0 (0: never stop early)");
 
-  Study s = Study::open(open_storage(storage), study);
+  Study s = Study::open(open_storage(storage, StorageAccess::Existing), study);
   TrialObjective objective;
   if (!problem.empty()) {
     const Problem p = make_problem(problem, dim);

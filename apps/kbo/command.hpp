@@ -2,6 +2,9 @@
 // Subcommand registry: each apps/kbo/cmd_*.cpp registers itself with a static KBO_COMMAND, so adding
 // a command touches no other file. A command gets argv *after* its name (argv[0] = "kbo <name>").
 // Throw kbo::InputError (or CLI11 parse errors) for bad input: main prints one line and exits 2.
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <string>
@@ -11,20 +14,65 @@
 #include <CLI/CLI.hpp>
 
 #include "kbo/core/error.hpp"
+#include "kbo/core/suggest.hpp"
 
 namespace kbo::cli {
 
 /// Thrown after --help was printed; main exits 0.
 struct HelpShown {};
 
+/// One line naming every argument `app` did not expect, with the closest flag for each unknown one.
+inline std::string unexpected_arguments(const CLI::App& app) {
+  std::vector<std::string> flags;
+  for (const CLI::Option* opt : app.get_options())
+    for (const auto& name : opt->get_lnames()) flags.push_back("--" + name);
+  std::string unknown, others;
+  for (const auto& arg : app.remaining()) {
+    if (arg.size() > 1 && arg[0] == '-' && !std::isdigit(static_cast<unsigned char>(arg[1])) && arg[1] != '.') {
+      const std::string flag = arg.substr(0, arg.find('='));
+      unknown += (unknown.empty() ? "" : ", ") + ("'" + flag + "'") + did_you_mean(flag, flags);
+    } else {
+      others += (others.empty() ? "" : " ") + arg;
+    }
+  }
+  if (unknown.empty()) return "unexpected argument(s): " + others + " (see --help)";
+  return "unknown option" + std::string(unknown.find(", '") != std::string::npos ? "s " : " ") + unknown +
+         " (see --help)";
+}
+
+/// Every numeric flag of kbo's own commands is a count, a size, a seed, a time or a positive scale: a
+/// negative, infinite, NaN or underflowing value is an error naming the flag, never wrapped around (a
+/// uint64 seed of -1) or silently changed. (Study options are checked by the option table.)
+inline void require_non_negative_numbers(CLI::App& app) {
+  const CLI::Validator non_negative(
+      [](std::string& text) -> std::string {
+        errno = 0;
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0') return "";  // not a number: CLI11's conversion names it
+        if (!std::isfinite(v) || v < 0.0) return "must be a finite number >= 0 (got " + text + ")";
+        if (errno == ERANGE && v < 2.2250738585072014e-308)
+          return text + " is too small for a double (it would become " + std::to_string(v) + ")";
+        return "";
+      },
+      "", "non-negative");
+  for (CLI::Option* opt : app.get_options()) {
+    const std::string type = opt->get_type_name();
+    if (type == "INT" || type == "UINT" || type == "FLOAT") opt->check(non_negative);
+  }
+}
+
 /// Parses argv with CLI11: prints help for --help (throws HelpShown), turns parse errors (unknown flag,
 /// bad value) into InputError so main prints one line and exits 2.
 inline void parse(CLI::App& app, int argc, char** argv) {
+  require_non_negative_numbers(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
     throw HelpShown{};
+  } catch (const CLI::ExtrasError&) {
+    throw InputError(unexpected_arguments(app));
   } catch (const CLI::ParseError& e) {
     throw InputError(e.what());
   }

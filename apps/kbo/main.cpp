@@ -1,4 +1,5 @@
 // kbo: command-line entry point. Dispatches to registered subcommands ("gp", "optimize", "bench sets"…).
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -8,6 +9,7 @@
 #include "command.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/core/linalg.hpp"
+#include "kbo/core/suggest.hpp"
 #include "kbo/modules.hpp"
 
 namespace kbo::cli {
@@ -19,8 +21,16 @@ std::map<std::string, CommandInfo>& registry() {
 
 namespace {
 void print_usage(std::ostream& out) {
-  out << "usage: kbo <command> [options]   (kbo <command> --help for its options)\n\ncommands:\n";
+  out << "usage: kbo <command> [options]   (kbo <command> --help for its options; kbo --version)\n\ncommands:\n";
   for (const auto& [name, info] : kbo::cli::registry()) out << "  " << name << std::string(name.size() < 20 ? 20 - name.size() : 1, ' ') << info.summary << "\n";
+  out << "\nexit codes: 0 done, 1 error, 2 bad input (one line names it), " << kbo::kExitIOError
+      << " storage I/O error (disk full, database server unreachable; re-run to resume)\n";
+}
+
+/// "kbo tell: " + message, unless the message already names the program.
+std::string prefixed(const std::string& program, const std::string& message) {
+  return message.rfind(program + ":", 0) == 0 || message.rfind(program + " ", 0) == 0 ? message
+                                                                                       : program + ": " + message;
 }
 }  // namespace
 
@@ -29,7 +39,14 @@ int main(int argc, char** argv) {
   // threads only spin against them; large fits raise the count themselves (GP::fit). The environment
   // variable, when set, wins.
   if (!std::getenv("OPENBLAS_NUM_THREADS")) kbo::set_blas_threads(1);
+  // A file-size limit (ulimit -f) then fails the write (a StorageError naming it) instead of killing kbo.
+  std::signal(SIGXFSZ, SIG_IGN);
   kbo::register_builtin_modules();
+
+  if (argc == 2 && (std::string(argv[1]) == "--version" || std::string(argv[1]) == "-V")) {
+    std::cout << "kbo " << KBO_VERSION << "\n";
+    return 0;
+  }
 
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     print_usage(argc < 2 ? std::cerr : std::cout);
@@ -46,8 +63,13 @@ int main(int argc, char** argv) {
   auto it = commands.find(name);
   if (it == commands.end()) {
     std::string allowed;
-    for (const auto& [n, info] : commands) allowed += (allowed.empty() ? "" : ", ") + n;
-    std::cerr << "kbo: unknown command '" << name << "' (allowed: " << allowed << ")\n";
+    std::vector<std::string> names;
+    for (const auto& [n, info] : commands) {
+      allowed += (allowed.empty() ? "" : ", ") + n;
+      names.push_back(n);
+    }
+    std::cerr << "kbo: unknown command '" << name << "'" << kbo::did_you_mean(name, names) << " (allowed: " << allowed
+              << ")\n";
     return 2;
   }
   std::string program = "kbo " + name;
@@ -60,11 +82,14 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return 0;  // --help
-    std::cerr << program << ": " << e.what() << "\n";
+    std::cerr << prefixed(program, e.what()) << "\n";
     return 2;
   } catch (const kbo::InputError& e) {
-    std::cerr << program << ": " << e.what() << "\n";
+    std::cerr << prefixed(program, e.what()) << "\n";
     return 2;
+  } catch (const kbo::StorageError& e) {
+    std::cerr << program << ": I/O error: " << e.what() << "\n";
+    return kbo::kExitIOError;
   } catch (const std::exception& e) {
     std::cerr << program << ": error: " << e.what() << "\n";
     return 1;

@@ -35,6 +35,9 @@ class StudyOptionParser {
   StudyOptions resolve(const StudyOptions& base = StudyOptions()) const;
   /// True if the flag `name` (without "--") was given on the command line.
   bool given(const std::string& name) const;
+  /// For commands that work on a stored study (ask, tell, show): --help says which storage they need
+  /// instead of "default memory".
+  void needs_persistent_storage();
 
  private:
   struct Entry;
@@ -51,7 +54,15 @@ using kbo::resolve_space;
 using kbo::parse_bounds;
 using kbo::make_study_record;
 
+/// On stderr, when a resumed study's stored settings were replaced by this command's (Study::create_or_open):
+/// "kbo optimize: study 's' continues with changed settings: kernel rbf -> matern52; …".
+void say_changed_settings(const std::string& program, const std::string& study, const std::vector<std::string>& changed);
+
+/// On stderr, when `kbo optimize` finds the budget already met: that nothing runs, and how to extend it.
+/// Returns true if the budget is met (finished = complete or failed trials that count toward it).
+bool say_if_budget_met(const Study& study, int n_init, int iters);
+
 /// InputError unless the storage URL is persistent (ask/tell/show run in separate processes).
-void require_persistent_storage(const StudyOptions& o, const std::string& command);
+void require_persistent_storage(const StudyOptions& o);
 
 }  // namespace kbo::cli

@@ -11,7 +11,8 @@ beta=2.0, acq_optimizer="cmaes") runs what `kbo optimize --fit-restarts 3 --beta
 runs, and the same seed gives the same trials. Studies kept in `storage="sqlite:PATH"` are shared with
 `kbo optimize/ask/tell/show`.
 
-Errors: kbo.InputError (a ValueError) for bad input, kbo.NumericalError (a RuntimeError).
+Errors: kbo.InputError (a ValueError) for bad input, kbo.NumericalError (a RuntimeError), kbo.StorageError (an
+OSError: disk full, database server unreachable; committed trials are kept).
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ import numpy as np
 
 from . import _kbo
 from . import kernels, kfo  # noqa: F401  (public submodules)
-from ._kbo import GP, InputError, NumericalError, Problem, Trial, problem, problem_names
+from ._kbo import GP, InputError, NumericalError, Problem, StorageError, Trial, problem, problem_names
 from ._util import bounds_pairs, storage_url
 
 __version__ = "0.1.0"
@@ -295,4 +296,4 @@ def maximize(f: Callable[[np.ndarray], float], bounds: Any = None, *, iters: Opt
 
 
 __all__ = ["minimize", "maximize", "Study", "Result", "Trial", "GP", "Problem", "problem", "problem_names",
-           "kernels", "kfo", "InputError", "NumericalError"]
+           "kernels", "kfo", "InputError", "NumericalError", "StorageError"]

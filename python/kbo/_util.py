@@ -18,16 +18,15 @@ def json_default(obj: Any) -> Any:
 
 
 def storage_url(storage: Any) -> str:
-    """None -> "memory"; "memory" / "sqlite:PATH" unchanged; a path (str or os.PathLike) -> "sqlite:PATH"."""
+    """None -> "memory"; an os.PathLike -> "sqlite:PATH"; a str as the CLI's --storage takes it (the library
+    normalises it: "memory", URLs, and plain file paths such as "study.db" or "runs/s1" -> sqlite)."""
     if storage is None:
         return "memory"
     if isinstance(storage, os.PathLike):
         return "sqlite:" + os.fspath(storage)
     if not isinstance(storage, str):
         raise ValueError(f"storage must be None, 'memory', 'sqlite:PATH' or a path (got {type(storage).__name__})")
-    if storage == "memory" or ":" in storage.split(os.sep)[0]:
-        return storage
-    return "sqlite:" + storage
+    return storage
 
 
 def bounds_pairs(bounds: Any) -> List[List[float]]:

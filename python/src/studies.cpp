@@ -1,12 +1,14 @@
 // kbo._kbo._Study: studies built from the library's option table (kbo/study/options.hpp) with typed values
 // (never argv text) and the strategy registry, so a Python study and `kbo optimize/ask/tell/show` with the
 // same options are the same study and make the same suggestions.
+#include <algorithm>
 #include <mutex>
 
 #include <pybind11/stl.h>
 
 #include "command.hpp"
 #include "common.hpp"
+#include "kbo/core/suggest.hpp"
 #include "kbo/storage/storage.hpp"
 #include "kbo/strategy/registry.hpp"
 #include "kbo/study/options.hpp"
@@ -40,8 +42,16 @@ StudyOptions apply_keywords(StudyOptions o, const py::dict& kwargs) {
     const std::string key = py::str(k);
     if (key == "config" || v.is_none()) continue;
     const OptionSpec* spec = find_study_option(key);
-    if (!spec || !spec->in_config || key.find('-') != std::string::npos)
-      throw py::type_error("unexpected keyword '" + key + "'");
+    if (!spec || !spec->in_config || key.find('-') != std::string::npos) {
+      std::vector<std::string> keywords{"config"};
+      for (const auto& s : study_option_table())
+        if (s.in_config) {
+          std::string name = s.name;
+          std::replace(name.begin(), name.end(), '-', '_');
+          keywords.push_back(name);
+        }
+      throw py::type_error("unexpected keyword '" + key + "'" + did_you_mean(key, keywords));
+    }
     set_study_option(o, *spec, json_from_py(v));
   }
   return o;
@@ -67,7 +77,15 @@ std::unique_ptr<PyStudy> open_study(const py::dict& kwargs) {
     o = apply_keywords(base, kwargs);
     wanted = make_study_record(o, existing.record().space);
   }
-  return std::make_unique<PyStudy>(Study::create_or_open(storage, wanted), o);
+  std::vector<std::string> changed;
+  auto study = std::make_unique<PyStudy>(Study::create_or_open(storage, wanted, &changed), o);
+  if (!changed.empty()) {
+    std::string list;
+    for (const auto& c : changed) list += (list.empty() ? "" : "; ") + c;
+    py::module_::import("warnings").attr("warn")("study '" + o.study + "' continues with changed settings: " + list +
+                                                 " (its trials so far are kept)");
+  }
+  return study;
 }
 
 /// Thrown through Study::optimize (it is not a std::exception, so the loop does not turn it into a failed

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "kbo/core/error.hpp"
+#include "kbo/storage/reconnecting.hpp"
 
 namespace kbo {
 
@@ -122,8 +123,15 @@ Result run(PGconn* conn, const std::string& url, const std::string& sql, const s
   const auto status = PQresultStatus(r);
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
     const std::string msg = one_line(r ? PQresultErrorMessage(r) : PQerrorMessage(conn));
+    const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
+    const std::string sqlstate = state ? state : "";
     PQclear(r);
-    throw std::runtime_error("postgresql storage '" + PostgresStorage::redact(url) + "': " + msg);
+    const std::string what = "postgresql storage '" + PostgresStorage::redact(url) + "': " + msg;
+    // A broken connection, or the server shutting down or still starting (class 08, 57P01..57P03).
+    if (PQstatus(conn) != CONNECTION_OK || sqlstate.rfind("08", 0) == 0 || sqlstate == "57P01" ||
+        sqlstate == "57P02" || sqlstate == "57P03")
+      throw ConnectionLost(what);
+    throw std::runtime_error(what);
   }
   return Result(r);
 }
@@ -150,14 +158,23 @@ constexpr const char* kTrialColumns =
 
 void ignore_notice(void*, const char*) {}  // "relation already exists, skipping" and the like
 
+/// One reconnection attempt for a connection that broke; ConnectionLost if the server is still away.
+void reconnect_if_broken(PGconn* conn, const std::string& url) {
+  if (PQstatus(conn) == CONNECTION_OK) return;
+  PQreset(conn);
+  if (PQstatus(conn) != CONNECTION_OK)
+    throw ConnectionLost("postgresql storage '" + PostgresStorage::redact(url) +
+                         "': cannot reconnect: " + one_line(PQerrorMessage(conn)));
+}
+
 }  // namespace
 
 /// BEGIN … COMMIT; rolled back if destroyed before commit(). Resets a broken connection first.
 class PostgresStorage::Txn {
  public:
   explicit Txn(PostgresStorage& s) : s_(s) {
-    if (PQstatus(s_.conn_) != CONNECTION_OK) PQreset(s_.conn_);
-    run(s_.conn_, s_.url_, "BEGIN");
+    reconnect_if_broken(s_.conn_, s_.url_);
+    run(s_.conn_, s_.url_, s_.read_only_ ? "BEGIN READ ONLY" : "BEGIN");
   }
   ~Txn() {
     if (!done_) PQclear(PQexec(s_.conn_, "ROLLBACK"));
@@ -184,7 +201,8 @@ std::string PostgresStorage::redact(const std::string& url) {
   return url.substr(0, colon + 1) + "***" + url.substr(at);
 }
 
-PostgresStorage::PostgresStorage(const std::string& url) : url_(url) {
+PostgresStorage::PostgresStorage(const std::string& url, StorageAccess access)
+    : url_(url), read_only_(access == StorageAccess::ReadOnly) {
   const std::string shown = redact(url);
   const std::string allowed = " (allowed: " + storage_url_forms() + ")";
   // connect_timeout before dbname: a connect_timeout inside the URL (expanded from dbname) overrides it.
@@ -201,6 +219,18 @@ PostgresStorage::PostgresStorage(const std::string& url) : url_(url) {
   PQsetNoticeProcessor(conn_, ignore_notice, nullptr);
   try {
     Txn txn(*this);
+    if (read_only_) {
+      const Result meta = run(conn_, url_, "SELECT to_regclass('kbo_meta') IS NOT NULL");
+      if (meta.text(0, 0) != "t") throw InputError("storage '" + shown + "' holds no kbo studies (no kbo_meta table)");
+      const Result v = run(conn_, url_, "SELECT value FROM kbo_meta WHERE key = 'schema_version'");
+      const int version = v.rows() > 0 ? std::atoi(v.text(0, 0).c_str()) : 0;
+      check_schema_version(version, shown);
+      if (version < kSchemaVersion)
+        throw InputError("storage '" + shown + "' has the older kbo schema version " + std::to_string(version) +
+                         ": run a writing command on it once (kbo optimize, ask or tell) to migrate it");
+      txn.commit();
+      return;
+    }
     run(conn_, url_, std::string("SELECT pg_advisory_xact_lock(") + kSchemaLockKey + ")");
     run(conn_, url_, "CREATE TABLE IF NOT EXISTS kbo_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     const Result v = run(conn_, url_, "SELECT value FROM kbo_meta WHERE key = 'schema_version'");
@@ -397,7 +427,7 @@ bool PostgresStorage::release(const std::string& study, int trial_id, const std:
 
 bool PostgresStorage::heartbeat(const std::string& study, int trial_id, const std::string& worker) {
   std::lock_guard lock(mutex_);
-  if (PQstatus(conn_) != CONNECTION_OK) PQreset(conn_);
+  reconnect_if_broken(conn_, url_);
   // Autocommit, one statement, no study lock: it only waits for a writer of this very trial row.
   const Result r = run(conn_, url_,
                        "UPDATE trials SET heartbeat_at = $1 WHERE study_id = (SELECT id FROM studies WHERE name = $2) "

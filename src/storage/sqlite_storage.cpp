@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 
@@ -57,8 +58,38 @@ UPDATE kbo_meta SET value = '3' WHERE key = 'schema_version';
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion - 1);
 
+/// A full disk or an I/O error is the storage failing, not the database being unusable: StorageError.
+[[noreturn]] void throw_sqlite(int rc, const std::string& path, const std::string& message) {
+  const int primary = rc & 0xff;
+  if (primary == SQLITE_FULL || primary == SQLITE_IOERR)
+    throw StorageError("sqlite storage '" + path + "': " + message + " (" + sqlite3_errstr(rc) +
+                       "): free disk space (or raise the file size limit) and re-run the same command to resume; "
+                       "committed trials are kept");
+  throw std::runtime_error("sqlite storage '" + path + "': " + message);
+}
+
 [[noreturn]] void fail_db(sqlite3* db, const std::string& path, const std::string& what) {
-  throw std::runtime_error("sqlite storage '" + path + "': " + what + ": " + sqlite3_errmsg(db));
+  throw_sqlite(sqlite3_extended_errcode(db), path, what + ": " + sqlite3_errmsg(db));
+}
+
+void close_quietly(sqlite3*& db) {
+  if (db) sqlite3_close(db);
+  db = nullptr;
+}
+
+/// file: URI of a path for sqlite3_open_v2 with SQLITE_OPEN_URI ('%', '?', '#' escaped).
+std::string file_uri(const std::string& path) {
+  std::string out = "file:";
+  for (unsigned char c : path) {
+    if (c == '%' || c == '?' || c == '#' || c < 0x20 || c >= 0x7f) {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
 }
 
 /// A prepared statement; finalised on destruction.
@@ -108,10 +139,10 @@ class Stmt {
 
 void exec(sqlite3* db, const std::string& path, const char* sql) {
   char* err = nullptr;
-  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+  if (const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &err); rc != SQLITE_OK) {
     std::string msg = err ? err : "unknown error";
     sqlite3_free(err);
-    throw std::runtime_error("sqlite storage '" + path + "': " + msg);
+    throw_sqlite(sqlite3_extended_errcode(db) != SQLITE_OK ? sqlite3_extended_errcode(db) : rc, path, msg);
   }
 }
 
@@ -148,7 +179,7 @@ std::string dump_x(const Vec& x) {
 
 }  // namespace
 
-SqliteStorage::SqliteStorage(const std::string& path, int busy_timeout_ms) : path_(path) {
+SqliteStorage::SqliteStorage(const std::string& path, StorageAccess access, int busy_timeout_ms) : path_(path) {
   const std::string url = "sqlite:" + path;
   if (path.empty()) throw InputError("storage 'sqlite:' needs a file path (e.g. sqlite:study.db)");
   namespace fs = std::filesystem;
@@ -158,52 +189,106 @@ SqliteStorage::SqliteStorage(const std::string& path, int busy_timeout_ms) : pat
   if (!fs::is_directory(dir, ec))
     throw InputError("storage '" + url + "' is unreachable: directory '" + dir.string() + "' does not exist");
   if (fs::is_directory(p, ec)) throw InputError("storage '" + url + "' is a directory, not a file");
+  try {
+    if (access == StorageAccess::ReadOnly) open_read_only();
+    else open_read_write(access == StorageAccess::Create);
+    sqlite3_busy_timeout(db_, busy_timeout_ms);
+    check_schema(access);
+  } catch (const InputError&) {
+    close_quietly(db_);
+    throw;
+  } catch (const StorageError&) {
+    close_quietly(db_);
+    throw;
+  } catch (const std::exception& e) {
+    close_quietly(db_);
+    throw InputError("storage '" + url + "' is not a usable kbo SQLite database (" + e.what() + ")");
+  }
+}
+
+void SqliteStorage::open_read_write(bool create) {
+  const std::string url = "sqlite:" + path_;
+  namespace fs = std::filesystem;
+  const fs::path p(path_);
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::error_code ec;
   // WAL needs to create -wal/-shm files next to the database, so the directory must be writable.
   if (access(dir.c_str(), W_OK) != 0)
     throw InputError("storage '" + url + "' is not writable: directory '" + dir.string() + "' is read-only");
+  if (!create && !fs::exists(p, ec))
+    throw InputError("storage '" + url + "' does not exist: no file '" + path_ +
+                     "' (a study is created by kbo optimize, kbo ask or Python)");
   if (fs::exists(p, ec) && access(p.c_str(), W_OK) != 0)
     throw InputError("storage '" + url + "' is not writable: the file is read-only");
-
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+  if (sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX,
                       nullptr) != SQLITE_OK) {
     const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close(db_);
-    db_ = nullptr;
+    close_quietly(db_);
     throw InputError("storage '" + url + "' cannot be opened: " + msg);
   }
-  sqlite3_busy_timeout(db_, busy_timeout_ms);
-  try {
-    // journal_mode=WAL is persistent in the file; FULL sync makes every COMMIT durable.
-    {
-      Stmt wal(db_, path_, "PRAGMA journal_mode=WAL");
-      if (!wal.step() || wal.text(0) != "wal")
-        throw InputError("storage '" + url + "' cannot use WAL journaling (is it on a network file system?)");
-    }
-    exec(db_, path_, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;");
-    // Create or migrate the schema in one write transaction: concurrent openers wait for each other.
-    WriteTransaction txn(db_, path_);
-    exec(db_, path_, "CREATE TABLE IF NOT EXISTS kbo_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+  // journal_mode=WAL is persistent in the file; FULL sync makes every COMMIT durable.
+  {
+    Stmt wal(db_, path_, "PRAGMA journal_mode=WAL");
+    if (!wal.step() || wal.text(0) != "wal")
+      throw InputError("storage '" + url + "' cannot use WAL journaling (is it on a network file system?)");
+  }
+  exec(db_, path_, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;");
+}
+
+void SqliteStorage::open_read_only() {
+  const std::string url = "sqlite:" + path_;
+  std::error_code ec;
+  if (!std::filesystem::exists(path_, ec))
+    throw InputError("storage '" + url + "' does not exist: no file '" + path_ +
+                     "' (reading creates nothing; a study is created by kbo optimize, kbo ask or Python)");
+  // A read-only connection to a WAL database creates -wal and -shm files unless they exist. They exist
+  // while a writer has the database open (or after it crashed): then read through them. Otherwise every
+  // committed trial is in the main file, and `immutable` reads it without creating anything — which is
+  // also what works on read-only media.
+  const bool writer_files = std::filesystem::exists(path_ + "-wal", ec);
+  const std::string uri = file_uri(path_) + (writer_files ? "?mode=ro" : "?immutable=1");
+  if (sqlite3_open_v2(uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX, nullptr) !=
+      SQLITE_OK) {
+    const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    close_quietly(db_);
+    throw InputError("storage '" + url + "' cannot be opened for reading: " + msg);
+  }
+}
+
+void SqliteStorage::check_schema(StorageAccess access) {
+  const std::string url = "sqlite:" + path_;
+  if (access == StorageAccess::ReadOnly) {
     std::optional<int> version;
     {
+      Stmt t(db_, path_, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'kbo_meta'");
+      t.step();
+      if (t.integer(0) == 0) throw InputError("storage '" + url + "' holds no kbo studies (no kbo_meta table)");
       Stmt q(db_, path_, "SELECT value FROM kbo_meta WHERE key = 'schema_version'");
       if (q.step()) version = std::stoi(q.text(0));
     }
-    if (!version) {
-      exec(db_, path_, kSchema);
-    } else {
-      check_schema_version(*version, url);
-      for (int v = *version; v < kSchemaVersion; ++v) exec(db_, path_, kMigrations[v - 1]);
-    }
-    txn.commit();
-  } catch (const InputError&) {
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw;
-  } catch (const std::exception& e) {
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw InputError("storage '" + url + "' is not a usable kbo SQLite database (" + e.what() + ")");
+    if (!version) throw InputError("storage '" + url + "' holds no kbo schema version");
+    check_schema_version(*version, url);
+    if (*version < kSchemaVersion)
+      throw InputError("storage '" + url + "' has the older kbo schema version " + std::to_string(*version) +
+                       ": run a writing command on it once (kbo optimize, ask or tell) to migrate it to version " +
+                       std::to_string(kSchemaVersion));
+    return;
   }
+  // Create or migrate the schema in one write transaction: concurrent openers wait for each other.
+  WriteTransaction txn(db_, path_);
+  exec(db_, path_, "CREATE TABLE IF NOT EXISTS kbo_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+  std::optional<int> version;
+  {
+    Stmt q(db_, path_, "SELECT value FROM kbo_meta WHERE key = 'schema_version'");
+    if (q.step()) version = std::stoi(q.text(0));
+  }
+  if (!version) {
+    exec(db_, path_, kSchema);
+  } else {
+    check_schema_version(*version, url);
+    for (int v = *version; v < kSchemaVersion; ++v) exec(db_, path_, kMigrations[v - 1]);
+  }
+  txn.commit();
 }
 
 SqliteStorage::~SqliteStorage() {

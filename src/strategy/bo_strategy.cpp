@@ -69,7 +69,7 @@ bool BOStrategy::gp_standardizes() const {
 
 Vec BOStrategy::model_targets(const Vec& y) const {
   const BOModelOptions& mo = model_options_;
-  Vec z = warp_targets(y, mo.output_warp);
+  Vec z = warp_targets(robust_scale_targets(y), mo.output_warp);  // any magnitude, extreme outliers tamed
   if (gp_standardizes()) return z;  // the GP standardises about the sample mean (plus the GLS term)
   // A fixed prior mean (a zero-mean GP on z − level): the worst value seen (De Ath et al. 2020) or a quantile.
   return standardize_about(z, quantile_of(z, mo.prior_mean == PriorMean::Worst ? 0.0 : mo.mean_quantile));

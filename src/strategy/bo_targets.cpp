@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "kbo/core/error.hpp"
 
@@ -27,6 +28,36 @@ Vec warp_targets(const Vec& y, OutputWarp warp) {
   const double best = y.maxCoeff(), range = best - y.minCoeff();
   const double offset = range > 0.0 ? 1e-3 * range : 1.0;
   return (-((best - y.array()) + offset).log()).matrix();
+}
+
+Vec robust_scale_targets(const Vec& y) {
+  const Eigen::Index n = y.size();
+  if (n == 0) return y;
+  const Vec q = 0.25 * y;  // |q| < 4.5e307: differences of two entries stay finite
+  const double median = quantile_of(q, 0.5);
+  const Vec d = (q.array() - median).matrix();
+  double scale = quantile_of(q, 0.75) - quantile_of(q, 0.25);
+  if (!(scale > 0.0)) {
+    // More than half the values tie: the typical size of the deviations that are not zero.
+    std::vector<double> nonzero;
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (d[i] != 0.0) nonzero.push_back(std::abs(d[i]));
+    if (nonzero.empty()) return Vec::Zero(n);  // constant
+    scale = quantile_of(Eigen::Map<Vec>(nonzero.data(), static_cast<Eigen::Index>(nonzero.size())), 0.5);
+  }
+  Vec z = d / scale;  // an extreme outlier may overflow to ±inf here; it is replaced below
+  double lo = 0.0, hi = 0.0;  // the inlier range (the median is always inside)
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (std::abs(z[i]) <= kOutlierIqrs) lo = std::min(lo, z[i]), hi = std::max(hi, z[i]);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (std::abs(z[i]) <= kOutlierIqrs) continue;
+    // log1p(|z| − T), in logs when |z| itself overflowed (then |z| − T ≈ |z| = |d| / scale).
+    const double log_excess = std::isfinite(z[i]) ? std::log1p(std::abs(z[i]) - kOutlierIqrs)
+                                                  : std::log(std::abs(d[i])) - std::log(scale);
+    const double beyond = 1.0 + std::log1p(log_excess);
+    z[i] = z[i] < 0.0 ? lo - beyond : hi + beyond;
+  }
+  return z;
 }
 
 Vec standardize_about(const Vec& y, double level) {

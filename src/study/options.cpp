@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -103,8 +104,11 @@ std::vector<OptionSpec> build_table() {
     t.push_back({std::move(name), kind, group, in_config, std::move(field), std::move(help), std::move(apply)});
   };
   // ---- where
-  add("storage", K::String, kWhere, "", storage_url_forms() + " (default memory)",
-      [](StudyOptions& o, const nlohmann::json& v) { o.storage = text("storage", v); });
+  add("storage", K::String, kWhere, "",
+      storage_url_forms() + ", or a file path such as study.db (sqlite); default memory. In a config file a "
+      "relative path is relative to the file",
+      [](StudyOptions& o, const nlohmann::json& v) { o.storage = normalize_storage_url(text("storage", v)); });
+  t.back().path = PathKind::Storage;
   add("study", K::String, kWhere, "", "study name (default 'default')", [](StudyOptions& o, const nlohmann::json& v) {
     o.study = text("study", v);
     if (o.study.empty()) throw InputError("study must not be empty");
@@ -116,11 +120,14 @@ std::vector<OptionSpec> build_table() {
       [](StudyOptions& o, const nlohmann::json& v) { o.problem = text("problem", v); });
   add("dim", K::Int, kWhat, "", "dimension of a problem that has a variable dimension",
       [](StudyOptions& o, const nlohmann::json& v) { o.dim = static_cast<int>(int_in("dim", v, 1, 100000)); });
-  add("objective", K::String, kWhat, "", "shell command: reads {\"trial\":id,\"x\":[...]} on stdin, prints the value last",
+  add("objective", K::String, kWhat, "",
+      "shell command: reads {\"trial\":id,\"x\":[...]} on stdin, prints the value last. From a config file it runs "
+      "in the file's directory",
       [](StudyOptions& o, const nlohmann::json& v) {
         if (!v.is_string()) throw InputError("objective must be a string (a shell command)");
         o.objective = v.get<std::string>();
       });
+  t.back().path = PathKind::Command;
   add("bounds", K::String, kWhat, "", "lo:hi,lo:hi,... (one per coordinate; per element coordinate for space set)",
       [](StudyOptions& o, const nlohmann::json& v) { o.bounds = bounds_text(v); });
   add("space", K::String, kWhat, "", "box | set (default box)", [](StudyOptions& o, const nlohmann::json& v) {
@@ -212,10 +219,16 @@ std::vector<OptionSpec> build_table() {
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.fantasy = one_of<FantasyMode>("fantasy", v); });
   add("options", K::Json, kStrategy, "module_options",
       "module options as a JSON object of sections: {\"bo\": {...}, \"invariance\": {...}, \"agpucb\": {...}, "
-      "\"rkhs_bound\": B}; bo keys are kbo::BOModelOptions', e.g. {\"bo\": {\"prior_mean\": \"gls\", \"alt_kernel\": \"none\"}}",
+      "\"rkhs_bound\": B}; bo keys are kbo::BOModelOptions', e.g. {\"bo\": {\"prior_mean\": \"gls\", \"alt_kernel\": \"none\"}}; "
+      "in a config file also as tables ([options.bo] prior_mean = \"gls\")",
       [](StudyOptions& o, const nlohmann::json& v) {
-        if (!v.is_object()) throw InputError("options must be a JSON object (e.g. {\"agpucb\": {\"lambda\": 0.1}})");
-        o.strategy.module_options = v;
+        // A table (config file [options.bo], Python dict) or the same object as JSON text.
+        const nlohmann::json j =
+            v.is_string() ? nlohmann::json::parse(v.get<std::string>(), nullptr, /*allow_exceptions=*/false) : v;
+        if (!j.is_object())
+          throw InputError("options must be a JSON object or a table (e.g. {\"agpucb\": {\"lambda\": 0.1}}, or "
+                           "[options.agpucb] in a config file)");
+        o.strategy.module_options = j;
       });
   // ---- tell (per invocation, not config keys)
   add("trial", K::Int, kTell, "", "trial id",
@@ -286,9 +299,15 @@ nlohmann::json option_value_from_text(const OptionSpec& spec, const std::string&
     }
     case OptionKind::Double: {
       char* end = nullptr;
+      errno = 0;
       const double v = std::strtod(t.c_str(), &end);
       if (t.empty() || *end != '\0' || !std::isfinite(v))
         throw InputError("--" + spec.name + " must be a finite number (got '" + raw + "')");
+      // Underflow: strtod returns 0 or a subnormal that keeps only some digits; refuse rather than store
+      // another number than the one written.
+      if (errno == ERANGE && std::abs(v) < std::numeric_limits<double>::min())
+        throw InputError("--" + spec.name + " " + raw + " is too small in magnitude for a double (it would be stored as " +
+                         format_double(v) + "; the smallest normal magnitude is 2.2250738585072014e-308)");
       return v;
     }
     case OptionKind::String: return raw;
@@ -325,6 +344,16 @@ Box parse_bounds(const std::string& text_in) {
                        "' is not lo:hi with finite numbers (expected lo:hi,lo:hi,...)");
     if (!(a < b))
       throw InputError("bounds entry " + std::to_string(index + 1) + " '" + t + "' has lo >= hi (need lo < hi)");
+    // Points are lo + u·(hi − lo) for u in [0, 1]: the width must be a finite double, and wide enough
+    // against the magnitudes that the interval holds more than a handful of distinct doubles.
+    if (!std::isfinite(b - a))
+      throw InputError("bounds entry " + std::to_string(index + 1) + " '" + t +
+                       "' is too wide: hi - lo overflows a double (keep hi - lo below 1.7e308, e.g. -1e307:1e307, "
+                       "or rescale the parameter)");
+    if (b - a < 1e-12 * std::max(std::abs(a), std::abs(b)))
+      throw InputError("bounds entry " + std::to_string(index + 1) + " '" + t +
+                       "' is too narrow for its magnitude (hi - lo must be at least 1e-12 of max(|lo|, |hi|); "
+                       "shift or rescale the parameter)");
     lo.push_back(a);
     hi.push_back(b);
     ++index;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <set>
 #include <thread>
 
 #include "kbo/storage/heartbeat.hpp"
@@ -18,7 +19,30 @@ namespace kbo {
 Study::Study(std::shared_ptr<Storage> storage, StudyRecord record)
     : storage_(std::move(storage)), record_(std::move(record)), space_(space_from_json(record_.space)) {}
 
-Study Study::create_or_open(std::shared_ptr<Storage> storage, const StudyRecord& wanted) {
+namespace {
+void diff_json(const std::string& path, const nlohmann::json& a, const nlohmann::json& b, std::vector<std::string>& out) {
+  if (a == b) return;
+  if (a.is_object() && b.is_object()) {
+    std::set<std::string> keys;
+    for (const auto& item : a.items()) keys.insert(item.key());
+    for (const auto& item : b.items()) keys.insert(item.key());
+    for (const auto& k : keys)
+      diff_json(path.empty() ? k : path + "." + k, a.value(k, nlohmann::json()), b.value(k, nlohmann::json()), out);
+    return;
+  }
+  auto show = [](const nlohmann::json& v) { return v.is_null() ? std::string("(unset)") : v.is_string() ? v.get<std::string>() : v.dump(); };
+  out.push_back(path + " " + show(a) + " -> " + show(b));
+}
+}  // namespace
+
+std::vector<std::string> config_changes(const nlohmann::json& stored, const nlohmann::json& wanted) {
+  std::vector<std::string> out;
+  diff_json("", stored, wanted, out);
+  return out;
+}
+
+Study Study::create_or_open(std::shared_ptr<Storage> storage, const StudyRecord& wanted,
+                            std::vector<std::string>* changed) {
   if (!storage) throw InputError("no storage");
   if (wanted.name.empty()) throw InputError("--study must not be empty");
   space_from_json(wanted.space);  // validate before anything is written
@@ -32,6 +56,7 @@ Study Study::create_or_open(std::shared_ptr<Storage> storage, const StudyRecord&
                      (stored.minimize ? "minimize" : "maximize") + "; requested " +
                      (wanted.minimize ? "minimize" : "maximize") + " (use the same direction or another --study name)");
   if (stored.config != wanted.config) {
+    if (changed) *changed = config_changes(stored.config, wanted.config);
     storage->update_study_config(wanted.name, wanted.config);
     stored.config = wanted.config;
   }

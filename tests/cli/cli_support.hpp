@@ -27,6 +27,13 @@ struct CmdResult {
   }
 };
 
+/// The kbo executable under test: KBO_BINARY, or $KBO_TEST_BINARY when set (e.g. to check that a new test
+/// fails against another build).
+inline std::string kbo_binary() {
+  const char* other = std::getenv("KBO_TEST_BINARY");
+  return other && *other ? other : KBO_BINARY;
+}
+
 inline std::string slurp(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream ss;
@@ -51,7 +58,7 @@ inline CmdResult run_kbo(const std::string& args, const TempDir& dir) {
   static int counter = 0;
   const std::string out = dir / ("out" + std::to_string(counter));
   const std::string err = dir / ("err" + std::to_string(counter++));
-  const std::string cmd = std::string("'") + KBO_BINARY + "' " + args + " > '" + out + "' 2> '" + err + "' < /dev/null";
+  const std::string cmd = "'" + kbo_binary() + "' " + args + " > '" + out + "' 2> '" + err + "' < /dev/null";
   const int status = std::system(cmd.c_str());
   CmdResult r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -71,7 +78,7 @@ namespace kbo::test {
 
 /// Starts `kbo ARGS` in the background (the returned pid IS kbo: the shell execs it).
 inline pid_t spawn_kbo(const std::string& args, const std::string& out, const std::string& err) {
-  const std::string cmd = std::string("exec '") + KBO_BINARY + "' " + args + " > '" + out + "' 2> '" + err + "' < /dev/null";
+  const std::string cmd = "exec '" + kbo_binary() + "' " + args + " > '" + out + "' 2> '" + err + "' < /dev/null";
   pid_t pid = -1;
   const char* argv[] = {"sh", "-c", cmd.c_str(), nullptr};
   if (posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char* const*>(argv), environ) != 0) return -1;

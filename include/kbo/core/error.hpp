@@ -16,4 +16,14 @@ struct NumericalError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The storage failed underneath kbo: a full disk, an I/O error, or a database server that stayed
+/// unreachable longer than kbo waits for it. Nothing committed is lost; re-running resumes. The CLI prints
+/// one line and exits kExitIOError.
+struct StorageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Exit code of the CLI for a StorageError: EX_IOERR of <sysexits.h>.
+inline constexpr int kExitIOError = 74;
+
 }  // namespace kbo

@@ -20,7 +20,9 @@
 //
 // A Storage object holds one connection; its methods are serialised by a mutex, so threads may share
 // it (but a worker's heartbeat thread opens its own connection so it never waits behind an ask). A
-// connection that broke (server restart) is reset once before the next transaction.
+// connection that broke (server restart) is reset before the next transaction; an operation that fails
+// because the connection broke throws ConnectionLost, which open_storage's ReconnectingStorage retries with
+// backoff for a bounded time (storage/reconnecting.hpp).
 #include <mutex>
 #include <string>
 #include <vector>
@@ -36,8 +38,9 @@ class PostgresStorage : public Storage {
   /// Connects to `url` (libpq URI: postgresql://USER@HOST:PORT/DB or postgresql:///DB?host=/socket/dir,
   /// connect_timeout 10 s unless the URL sets one) and creates or migrates the schema. InputError (one
   /// line, naming the URL without its password and the allowed forms) if the server is unreachable,
-  /// the URL is malformed, or the database holds a newer kbo schema.
-  explicit PostgresStorage(const std::string& url);
+  /// the URL is malformed, or the database holds a newer kbo schema. ReadOnly: no schema is created or
+  /// migrated and every transaction is READ ONLY (InputError if the database holds no current kbo schema).
+  explicit PostgresStorage(const std::string& url, StorageAccess access = StorageAccess::Create);
   ~PostgresStorage() override;
   PostgresStorage(const PostgresStorage&) = delete;
   PostgresStorage& operator=(const PostgresStorage&) = delete;
@@ -70,6 +73,7 @@ class PostgresStorage : public Storage {
   std::optional<StudyRecord> load_study_unlocked(const std::string& name);
 
   std::string url_;
+  bool read_only_ = false;
   PGconn* conn_ = nullptr;
   std::recursive_mutex mutex_;
 };

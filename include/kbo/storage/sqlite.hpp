@@ -15,7 +15,12 @@ class SqliteStorage : public Storage {
  public:
   /// Opens or creates the database at `path`. InputError if it cannot be opened for writing (missing
   /// directory, read-only file or directory) or is not a kbo/SQLite database.
-  explicit SqliteStorage(const std::string& path, int busy_timeout_ms = 600000);
+  /// Existing: as Create, but a missing file is an InputError (nothing is created).
+  /// ReadOnly: opens an existing database without creating or changing any file (not even -wal/-shm when
+  /// no writer has the database open, so it works on read-only media); InputError if the file is missing.
+  /// A full disk or an I/O error while writing throws StorageError.
+  explicit SqliteStorage(const std::string& path, StorageAccess access = StorageAccess::Create,
+                         int busy_timeout_ms = 600000);
   ~SqliteStorage() override;
   SqliteStorage(const SqliteStorage&) = delete;
   SqliteStorage& operator=(const SqliteStorage&) = delete;
@@ -39,6 +44,9 @@ class SqliteStorage : public Storage {
   std::string url() const override { return "sqlite:" + path_; }
 
  private:
+  void open_read_only();
+  void open_read_write(bool create);
+  void check_schema(StorageAccess access);  // create or migrate (Create, Existing); require the current one (ReadOnly)
   std::int64_t study_id(const std::string& name);  // InputError if absent
   std::vector<Trial> read_trials(std::int64_t sid);
 

@@ -92,18 +92,34 @@ class Storage {
   virtual std::string url() const = 0;
 };
 
-/// Opens storage from a URL:
+/// How a command uses its storage.
+enum class StorageAccess {
+  Create,    ///< read and write; a missing SQLite file is created (kbo optimize, kbo ask, Python)
+  Existing,  ///< read and write an existing database (kbo tell, kbo worker): a missing file is an InputError
+  ReadOnly,  ///< kbo show: nothing is created, migrated or changed (a missing file is an InputError, a study
+             ///< on read-only media can be read, and every write method throws)
+};
+
+/// Opens storage from a URL (normalize_storage_url first, so a plain path such as study.db works):
 ///   memory                                  this process only
-///   sqlite:PATH                             file created if absent (its directory must be writable)
+///   sqlite:PATH, sqlite:///ABS/PATH         file created if absent (its directory must be writable)
 ///   postgresql://USER@HOST:PORT/DB          a PostgreSQL server (libpq URL; postgres:// too; any libpq
 ///   postgresql:///DB?host=/socket/dir        parameters such as ?password=…&sslmode=… pass through)
-/// The schema is created or migrated on first use. InputError naming the URL and the allowed forms for
-/// anything else, an unreachable server or a database kbo cannot use.
-std::shared_ptr<Storage> open_storage(const std::string& url);
+/// Unless ReadOnly, the schema is created or migrated on first use. InputError naming the URL and the allowed
+/// forms for anything else, an unreachable server or a database kbo cannot use.
+std::shared_ptr<Storage> open_storage(const std::string& url, StorageAccess access = StorageAccess::Create);
+
+/// What a user typed as storage → the URL open_storage takes, the same for the CLI, config files and
+/// Python: "memory" and URLs with a known scheme as they are, except sqlite:///ABS (file-URL style) →
+/// sqlite:/ABS; a plain file path (no scheme; it contains '/' or '.', e.g. study.db or runs/s1) →
+/// sqlite:PATH. InputError listing the allowed shapes for anything else: a bare word such as "memroy",
+/// an unknown scheme, "sqlite:" without a path, or sqlite://NAME (a host part: write sqlite:NAME).
+std::string normalize_storage_url(const std::string& text);
 
 /// Storage backends by URL scheme (the text before the first ':').
 struct StorageEntry {
-  std::function<std::shared_ptr<Storage>(const std::string& url)> open;
+  /// `url` is normalised; `access` as in open_storage.
+  std::function<std::shared_ptr<Storage>(const std::string& url, StorageAccess access)> open;
   std::string forms;  // the URL shapes it accepts, for help texts and errors
   std::string help;
 };

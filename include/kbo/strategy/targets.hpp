@@ -19,6 +19,16 @@ struct EnumNames<OutputWarp> {
 };
 Vec warp_targets(const Vec& y, OutputWarp warp);
 
+/// Observed values of any finite magnitude (1e-300 … 1e300), in units the model can work in, before any
+/// warp or standardisation: z = (y − median) / IQR, computed on y/4 so that no difference overflows and
+/// so that scaling y by a power of two leaves z bit-for-bit unchanged (the median of the non-zero
+/// deviations replaces an IQR of 0; all-equal values give zeros). Values further than kOutlierIqrs IQRs
+/// from the median (a 1e300 penalty among values near 1) are extreme outliers: each is placed one unit
+/// beyond the most extreme inlier on its side, further by log1p(log1p(excess)) so that order is kept.
+/// Inliers are only shifted and scaled, so for ordinary data the (affine-invariant) model is unchanged.
+Vec robust_scale_targets(const Vec& y);
+inline constexpr double kOutlierIqrs = 20.0;
+
 /// (y − level) / s with s the sample standard deviation of y (1 if y is constant or has one entry).
 /// With a zero-mean GP on the result, `level` is the prior mean in the original units.
 Vec standardize_about(const Vec& y, double level);

@@ -62,6 +62,11 @@ enum OptionGroup : unsigned {
   kWorkers = 64,  // workers stale-after
 };
 
+/// What a value read from a config file names, so that relative paths are relative to the config file's
+/// directory (not to where the command runs): a storage URL or file path, a file, or a shell command (run
+/// in that directory).
+enum class PathKind { None, Storage, File, Command };
+
 struct OptionSpec {
   std::string name;   // the CLI flag without "--"; config keys and Python keywords write '_' for '-'
   OptionKind kind;
@@ -70,6 +75,7 @@ struct OptionSpec {
   std::string field;  // the StrategyConfig key it sets ("" for study and run options)
   std::string help;
   std::function<void(StudyOptions&, const nlohmann::json& value)> apply;
+  PathKind path = PathKind::None;  // in a config file: relative to its directory
 };
 
 /// Every option, in help order.

@@ -77,12 +77,19 @@ struct WorkOptions {
   int max_same_failures = 0;
 };
 
+/// The settings that differ between a stored strategy config and a new one, one "key old -> new" entry
+/// each (keys as in the config JSON; nested objects by their path, e.g. "module_options.bo.prior_mean").
+std::vector<std::string> config_changes(const nlohmann::json& stored, const nlohmann::json& wanted);
+
 class Study {
  public:
   /// Opens the study `wanted.name` or creates it. An existing study with a different space or
   /// direction ⇒ InputError naming both. The stored strategy config is replaced by wanted.config.
   /// A wanted.budget replaces the stored one; nullopt keeps it.
-  static Study create_or_open(std::shared_ptr<Storage> storage, const StudyRecord& wanted);
+  /// `changed` (if given) receives one entry per stored setting that wanted.config replaced, e.g.
+  /// "kernel rbf -> matern52", so that callers can say so (the CLI and Python do).
+  static Study create_or_open(std::shared_ptr<Storage> storage, const StudyRecord& wanted,
+                              std::vector<std::string>* changed = nullptr);
   /// Opens an existing study; InputError listing the existing study names otherwise.
   static Study open(std::shared_ptr<Storage> storage, const std::string& name);
 

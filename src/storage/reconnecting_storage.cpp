@@ -1,0 +1,103 @@
+// Retries of storage calls across a lost server connection (see include/kbo/storage/reconnecting.hpp).
+#include "kbo/storage/reconnecting.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+#include <thread>
+
+#include "kbo/core/error.hpp"
+
+namespace kbo {
+
+ReconnectingStorage::ReconnectingStorage(std::shared_ptr<Storage> inner, double give_up_after)
+    : inner_(std::move(inner)), give_up_after_(give_up_after) {}
+
+template <class F>
+auto ReconnectingStorage::retry(const F& body) -> decltype(body(0)) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  double wait = 0.1;
+  for (int attempt = 0;; ++attempt) {
+    try {
+      return body(attempt);
+    } catch (const ConnectionLost& e) {
+      const double waited = std::chrono::duration<double>(Clock::now() - start).count();
+      if (waited + wait > give_up_after_) {
+        std::ostringstream msg;
+        msg << e.what() << " (the connection stayed broken for " << static_cast<int>(waited)
+            << " s; kbo waits at most " << give_up_after_ << " s): re-run the same command to resume";
+        throw StorageError(msg.str());
+      }
+      std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+      wait = std::min(2.0 * wait, 5.0);
+    }
+  }
+}
+
+StudyRecord ReconnectingStorage::create_study_if_absent(const StudyRecord& wanted) {
+  return retry([&](int) { return inner_->create_study_if_absent(wanted); });
+}
+
+std::optional<StudyRecord> ReconnectingStorage::load_study(const std::string& name) {
+  return retry([&](int) { return inner_->load_study(name); });
+}
+
+std::vector<std::string> ReconnectingStorage::study_names() {
+  return retry([&](int) { return inner_->study_names(); });
+}
+
+void ReconnectingStorage::update_study_config(const std::string& name, const nlohmann::json& config) {
+  retry([&](int) { inner_->update_study_config(name, config); });
+}
+
+void ReconnectingStorage::update_study_budget(const std::string& name, std::optional<int> budget) {
+  retry([&](int) { inner_->update_study_budget(name, budget); });
+}
+
+Trial ReconnectingStorage::ask(const std::string& study, const SuggestFn& suggest, const std::string& worker) {
+  const double started = unix_now();
+  return retry([&](int attempt) {
+    if (attempt > 0) {
+      // The first attempt may have committed before its connection broke: then its trial is ours.
+      for (const Trial& t : inner_->trials(study))
+        if (t.state == TrialState::Pending && t.worker == worker && t.created_at >= started) return t;
+    }
+    return inner_->ask(study, suggest, worker);
+  });
+}
+
+std::optional<Trial> ReconnectingStorage::claim_pending(const std::string& study, const TrialPredicate& claimable,
+                                                        const std::string& worker) {
+  return retry([&](int) { return inner_->claim_pending(study, claimable, worker); });
+}
+
+Trial ReconnectingStorage::finish(const std::string& study, int trial_id, TrialState state,
+                                  std::optional<double> value, const std::string& reason) {
+  return retry([&](int attempt) {
+    if (attempt > 0) {
+      // Already finished as asked by the first attempt (its COMMIT went through): done, not an error.
+      for (const Trial& t : inner_->trials(study))
+        if (t.id == trial_id && t.state == state &&
+            (state == TrialState::Complete ? t.value == value : t.reason == reason))
+          return t;
+    }
+    return inner_->finish(study, trial_id, state, value, reason);
+  });
+}
+
+bool ReconnectingStorage::heartbeat(const std::string& study, int trial_id, const std::string& worker) {
+  return retry([&](int) { return inner_->heartbeat(study, trial_id, worker); });
+}
+
+std::vector<Trial> ReconnectingStorage::reap_lost(const std::string& study, double stale_after, double now,
+                                                  const TrialPredicate& lost) {
+  return retry([&](int) { return inner_->reap_lost(study, stale_after, now, lost); });
+}
+
+std::vector<Trial> ReconnectingStorage::trials(const std::string& study) {
+  return retry([&](int) { return inner_->trials(study); });
+}
+
+}  // namespace kbo
