@@ -74,7 +74,7 @@ std::optional<Trial> ReconnectingStorage::claim_pending(const std::string& study
 }
 
 Trial ReconnectingStorage::finish(const std::string& study, int trial_id, TrialState state,
-                                  std::optional<double> value, const std::string& reason) {
+                                  std::optional<double> value, const std::string& reason, const Teller& by) {
   return retry([&](int attempt) {
     if (attempt > 0) {
       // Already finished as asked by the first attempt (its COMMIT went through): done, not an error.
@@ -83,8 +83,17 @@ Trial ReconnectingStorage::finish(const std::string& study, int trial_id, TrialS
             (state == TrialState::Complete ? t.value == value : t.reason == reason))
           return t;
     }
-    return inner_->finish(study, trial_id, state, value, reason);
+    return inner_->finish(study, trial_id, state, value, reason, by);
   });
+}
+
+// Both are one idempotent statement: repeating one whose COMMIT went through changes nothing.
+bool ReconnectingStorage::set_lease(const std::string& study, int trial_id, double lease_until) {
+  return retry([&](int) { return inner_->set_lease(study, trial_id, lease_until); });
+}
+
+bool ReconnectingStorage::release(const std::string& study, int trial_id, const std::string& worker) {
+  return retry([&](int) { return inner_->release(study, trial_id, worker); });
 }
 
 bool ReconnectingStorage::heartbeat(const std::string& study, int trial_id, const std::string& worker) {
