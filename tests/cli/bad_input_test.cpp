@@ -85,9 +85,9 @@ TEST(BadInput, Storage) {
       {"optimize --problem branin --storage sqlite:DIR/garbage.db", "not a usable kbo SQLite database"},
       {"optimize --problem branin --storage mysql:x", "allowed: memory, sqlite:PATH"},
       {"optimize --problem branin --storage postgresql://localhost/db", "PostgreSQL"},
-      {"ask --problem branin", "--storage sqlite:PATH"},
-      {"show", "--storage sqlite:PATH"},
-      {"tell --trial 0 --value 1", "--storage sqlite:PATH"},
+      {"ask --problem branin", "--storage is required"},
+      {"show", "--storage is required"},
+      {"tell --trial 0 --value 1", "--storage is required"},
   };
   for (const auto& c : cases) expect_input_error(c, dir);
 }

@@ -108,7 +108,7 @@ TEST(OptimizeCli, ExternalObjectiveFailuresAreRecordedAndTheRunGoesOn) {
   ASSERT_EQ(j["n_trials"].get<int>(), 6);
   EXPECT_EQ(j["n_failed"].get<int>(), 2);
   EXPECT_EQ(j["trials"][1]["state"], "failed");
-  EXPECT_EQ(j["trials"][1]["reason"], "exit status 3");
+  EXPECT_EQ(j["trials"][1]["reason"], "exit status 3: boom");
   EXPECT_TRUE(j["trials"][1]["value"].is_null());
   EXPECT_EQ(j["trials"][4]["state"], "failed");
   for (int i : {0, 2, 3, 5}) {

@@ -31,10 +31,10 @@ class FlakyStorage : public MemoryStorage {
     return t;
   }
   Trial finish(const std::string& study, int id, TrialState state, std::optional<double> value,
-               const std::string& reason) override {
+               const std::string& reason, const Teller& by) override {
     ++calls;
     if (fail > 0 && !commit_first) return lose(), Trial();
-    Trial t = MemoryStorage::finish(study, id, state, value, reason);
+    Trial t = MemoryStorage::finish(study, id, state, value, reason, by);
     if (fail > 0) lose();
     return t;
   }
@@ -66,7 +66,7 @@ TEST(ReconnectingStorage, RetriesWithBackoffUntilTheServerIsBack) {
   flaky->fail = 3;
   flaky->calls = 0;
   const auto t0 = std::chrono::steady_clock::now();
-  const Trial done = s.finish("s", t.id, TrialState::Complete, 2.5, "");
+  const Trial done = s.finish("s", t.id, TrialState::Complete, 2.5, "", Teller{});
   const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(flaky->calls, 4);
   EXPECT_EQ(done.state, TrialState::Complete);
@@ -84,11 +84,11 @@ TEST(ReconnectingStorage, ACommitThatLandedBeforeTheConnectionBrokeIsNotRepeated
   EXPECT_EQ(flaky->trials("s").size(), 1u);
   EXPECT_EQ(asked.id, 0);
   flaky->fail = 1;
-  const Trial told = s.finish("s", asked.id, TrialState::Complete, 1.5, "");  // no "already complete"
+  const Trial told = s.finish("s", asked.id, TrialState::Complete, 1.5, "", Teller{});  // no "already complete"
   EXPECT_EQ(told.state, TrialState::Complete);
   EXPECT_EQ(*told.value, 1.5);
   // A different result for a finished trial is still refused (the retry only recognises its own).
-  EXPECT_THROW(s.finish("s", asked.id, TrialState::Complete, 9.0, ""), InputError);
+  EXPECT_THROW(s.finish("s", asked.id, TrialState::Complete, 9.0, "", Teller{}), InputError);
 }
 
 TEST(ReconnectingStorage, GivesUpWithAStorageErrorWhenTheServerStaysAway) {
@@ -111,6 +111,6 @@ TEST(ReconnectingStorage, OtherErrorsAreNotRetried) {
   ReconnectingStorage s(flaky, 30.0);
   s.create_study_if_absent(record());
   flaky->calls = 0;
-  EXPECT_THROW(s.finish("s", 7, TrialState::Complete, 1.0, ""), InputError);  // no trial 7
+  EXPECT_THROW(s.finish("s", 7, TrialState::Complete, 1.0, "", Teller{}), InputError);  // no trial 7
   EXPECT_EQ(flaky->calls, 1);
 }
