@@ -185,9 +185,8 @@ SqliteStorage::SqliteStorage(const std::string& path, StorageAccess access, int 
     throw InputError("storage '" + url + "' is unreachable: directory '" + dir.string() + "' does not exist");
   if (fs::is_directory(p, ec)) throw InputError("storage '" + url + "' is a directory, not a file");
   try {
-    if (access == StorageAccess::ReadOnly) open_read_only();
-    else open_read_write(access == StorageAccess::Create);
-    sqlite3_busy_timeout(db_, busy_timeout_ms);
+    if (access == StorageAccess::ReadOnly) open_read_only(busy_timeout_ms);
+    else open_read_write(access == StorageAccess::Create, busy_timeout_ms);
     check_schema(access);
   } catch (const InputError&) {
     close_quietly(db_);
@@ -201,7 +200,7 @@ SqliteStorage::SqliteStorage(const std::string& path, StorageAccess access, int 
   }
 }
 
-void SqliteStorage::open_read_write(bool create) {
+void SqliteStorage::open_read_write(bool create, int busy_timeout_ms) {
   const std::string url = "sqlite:" + path_;
   namespace fs = std::filesystem;
   const fs::path p(path_);
@@ -221,6 +220,7 @@ void SqliteStorage::open_read_write(bool create) {
     close_quietly(db_);
     throw InputError("storage '" + url + "' cannot be opened: " + msg);
   }
+  sqlite3_busy_timeout(db_, busy_timeout_ms);  // before any statement: other processes may be opening it too
   // journal_mode=WAL is persistent in the file; FULL sync makes every COMMIT durable.
   {
     Stmt wal(db_, path_, "PRAGMA journal_mode=WAL");
@@ -230,7 +230,7 @@ void SqliteStorage::open_read_write(bool create) {
   exec(db_, path_, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;");
 }
 
-void SqliteStorage::open_read_only() {
+void SqliteStorage::open_read_only(int busy_timeout_ms) {
   const std::string url = "sqlite:" + path_;
   std::error_code ec;
   if (!std::filesystem::exists(path_, ec))
@@ -248,6 +248,7 @@ void SqliteStorage::open_read_only() {
     close_quietly(db_);
     throw InputError("storage '" + url + "' cannot be opened for reading: " + msg);
   }
+  sqlite3_busy_timeout(db_, busy_timeout_ms);
 }
 
 void SqliteStorage::check_schema(StorageAccess access) {

@@ -42,8 +42,8 @@ class SqliteStorage : public Storage {
   std::string url() const override { return "sqlite:" + path_; }
 
  private:
-  void open_read_only();
-  void open_read_write(bool create);
+  void open_read_only(int busy_timeout_ms);
+  void open_read_write(bool create, int busy_timeout_ms);
   void check_schema(StorageAccess access);  // create or migrate (Create, Existing); require the current one (ReadOnly)
   std::int64_t study_id(const std::string& name);  // InputError if absent
   std::vector<Trial> read_trials(std::int64_t sid);
