@@ -239,7 +239,8 @@ void SqliteStorage::open_read_only(int busy_timeout_ms) {
   // A read-only connection to a WAL database creates -wal and -shm files unless they exist. They exist
   // while a writer has the database open (or after it crashed): then read through them. Otherwise every
   // committed trial is in the main file, and `immutable` reads it without creating anything — which is
-  // also what works on read-only media.
+  // also what works on read-only media. (A writer that starts during that read writes to its new -wal;
+  // it copies pages into the main file only at a checkpoint, after 1000 pages or when it closes.)
   const bool writer_files = std::filesystem::exists(path_ + "-wal", ec);
   const std::string uri = file_uri(path_) + (writer_files ? "?mode=ro" : "?immutable=1");
   if (sqlite3_open_v2(uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX, nullptr) !=
