@@ -1,7 +1,12 @@
-"""Builds the extension kbo._kbo with the project's CMake build (see pyproject.toml).
+"""Builds the extension kbo._kbo and the `kbo` command with the project's CMake build (see pyproject.toml).
 
-Environment: KBO_CMAKE_BUILD_DIR reuses an existing CMake build directory (default: a directory under
-setuptools' build_temp); KBO_BUILD_JOBS sets the parallel build jobs (default: all CPUs)."""
+The wheel holds the command as kbo/bin/kbo; the console script `kbo` (kbo._cli) runs it, so a venv gets the
+`kbo` command as well as the module. CMake's output goes to the terminal (/dev/tty) when there is one, since
+pip hides a build backend's output unless -v is given, and the C++ build takes minutes.
+
+Environment: KBO_CMAKE_BUILD_DIR reuses an existing CMake build directory (its configuration is kept; default:
+a directory under setuptools' build_temp); KBO_BUILD_JOBS sets the parallel build jobs (default: all CPUs)."""
+import contextlib
 import os
 import pathlib
 import shutil
@@ -19,18 +24,41 @@ class CMakeExtension(Extension):
         super().__init__(name, sources=[])
 
 
+@contextlib.contextmanager
+def build_output():
+    """The user's terminal if there is one (pip captures stdout/stderr), else inherited streams."""
+    try:
+        tty = open("/dev/tty", "w")
+    except OSError:
+        yield None
+        return
+    with tty:
+        yield tty
+
+
 class CMakeBuild(build_ext):
     def build_extension(self, ext: Extension) -> None:
-        build_dir = pathlib.Path(os.environ.get("KBO_CMAKE_BUILD_DIR", pathlib.Path(self.build_temp) / "cmake"))
+        given = os.environ.get("KBO_CMAKE_BUILD_DIR")
+        build_dir = pathlib.Path(given or pathlib.Path(self.build_temp) / "cmake").resolve()
         build_dir.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["cmake", "-S", str(ROOT), "-B", str(build_dir), "-DCMAKE_BUILD_TYPE=Release",
-                        "-DKBO_BUILD_TESTS=OFF", f"-DPython_EXECUTABLE={sys.executable}"], check=True)
         jobs = os.environ.get("KBO_BUILD_JOBS", str(os.cpu_count() or 1))
-        subprocess.run(["cmake", "--build", str(build_dir), "--target", "_kbo", "-j", jobs], check=True)
+        with build_output() as out:
+            def run(cmd):
+                print(f"kbo: {' '.join(cmd)}", file=out or sys.stderr, flush=True)
+                subprocess.run(cmd, check=True, stdout=out, stderr=out)
+            # A given build directory keeps its own configuration (e.g. the tests stay enabled).
+            if not (given and (build_dir / "CMakeCache.txt").exists()):
+                launcher = ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"] if shutil.which("ccache") else []
+                run(["cmake", "-S", str(ROOT), "-B", str(build_dir), "-DCMAKE_BUILD_TYPE=Release",
+                     "-DKBO_BUILD_TESTS=OFF", f"-DPython_EXECUTABLE={sys.executable}", *launcher])
+            run(["cmake", "--build", str(build_dir), "--target", "_kbo", "kbo", "-j", jobs])
         built = next((build_dir / "python" / "kbo").glob("_kbo*.so"))
         target = pathlib.Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built, target)
+        command = target.parent / "bin" / "kbo"
+        command.parent.mkdir(exist_ok=True)
+        shutil.copy2(build_dir / "kbo", command)
 
 
 # setuptools' own scratch space: not build/ (the README's CMake build directory).

@@ -1,4 +1,5 @@
 // kbo ask: create the next trial of a persistent study and print it as JSON.
+#include <cmath>
 #include <iostream>
 
 #include "command.hpp"
@@ -10,16 +11,24 @@ namespace kbo::cli {
 namespace {
 
 int run_ask(int argc, char** argv) {
-  CLI::App app{"Suggest the next point of a study and record it as a pending trial. Prints "
+  CLI::App app{"Suggest the next point of a study and record it as a pending trial (phase 'asked'). Prints "
                "{\"trial\": ID, \"x\": [...]} (one line per trial with --n). The study is created when a space is given "
-               "(--problem/--bounds/--config), otherwise it must exist and its stored configuration is used."};
+               "(--problem/--bounds/--config), otherwise it must exist and its stored configuration is used.\n"
+               "Asked trials count toward the budget of `kbo optimize`/`kbo worker` once told. Each has a lease "
+               "(--ask-timeout): a trial not told when it ends is given up ('ask lease expired') by the next "
+               "optimize/worker loop, which re-runs its point. `kbo pending` lists and abandons pending trials."};
   StudyOptionParser parser(app, kWhere | kWhat | kStrategy | kOutput);
   parser.needs_persistent_storage();
   int n = 1;
+  double ask_timeout = 86400.0;
   app.add_option("--n", n,
                  "create N pending trials (one JSON object per line); each ask sees the previous ones as pending");
+  app.add_option("--ask-timeout", ask_timeout,
+                 "seconds within which the trial should be told (its lease; default 86400 = 1 day; 0 = never expires)");
   parse(app, argc, argv);
   if (n < 1) throw InputError("--n must be >= 1");
+  if (!(ask_timeout >= 0.0) || !std::isfinite(ask_timeout))
+    throw InputError("--ask-timeout must be a finite number of seconds >= 0 (0: the lease never expires)");
   StudyOptions o = parser.resolve();
   require_persistent_storage(o);
   auto storage = open_storage(o.storage);
@@ -44,10 +53,11 @@ int run_ask(int argc, char** argv) {
   // suggestion sees the previous pending points (the strategy treats them as pending/fantasies).
   const std::string me = worker_id("ask");
   for (int q = 0; q < n; ++q) {
-    const Trial t = study.ask(*strategy, me);
+    const Trial t = study.ask(*strategy, me, ask_timeout);
     nlohmann::json out = {{"trial", t.id},
                           {"x", std::vector<double>(t.x.data(), t.x.data() + t.x.size())},
                           {"study", study.name()}};
+    if (t.lease_until > 0.0) out["lease_until"] = t.lease_until;
     std::cout << out.dump() << std::endl;
   }
   return 0;

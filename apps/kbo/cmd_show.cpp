@@ -1,28 +1,50 @@
-// kbo show: print a study (table, or the same JSON object as `kbo optimize --json`).
+// kbo show: print a study (every trial as a table or CSV, or the same JSON object as `kbo optimize --json`).
 #include <iostream>
 
 #include "command.hpp"
 #include "kbo/storage/storage.hpp"
 #include "study_options.hpp"
+#include "study_output.hpp"
 
 namespace kbo::cli {
 namespace {
 
 int run_show(int argc, char** argv) {
-  CLI::App app{"Print the trials of a study and its best point. Reads only: it creates and changes nothing (a study "
-               "on read-only media can be shown)."};
+  CLI::App app{"Print the trials of a study and its best point: every trial by default; --top N the N best. Reads "
+               "only: it creates and changes nothing (a study on read-only media can be shown)."};
   StudyOptionParser parser(app, kWhere | kOutput);
   parser.needs_persistent_storage();
+  int top = 0;
+  std::string sort, format = "table";
+  app.add_option("--top", top, "only the N first trials of --sort (with --top the default order is value)");
+  app.add_option("--sort", sort, "id | value (best first; then failed, then pending trials) (default id)");
+  app.add_option("--format", format, "table | csv | json (default table; --json = --format json)");
   parse(app, argc, argv);
   const StudyOptions o = parser.resolve();
+  if (top < 0) throw InputError("--top must be >= 1 (or 0: every trial)");
+  if (!sort.empty() && sort != "id" && sort != "value")
+    throw InputError("--sort: unknown value '" + sort + "' (allowed: id, value)");
+  if (format != "table" && format != "csv" && format != "json")
+    throw InputError("--format: unknown value '" + format + "' (allowed: table, csv, json)");
+  if (o.json && app.count("--format") > 0 && format != "json")
+    throw InputError("--json contradicts --format " + format);
   require_persistent_storage(o);
   const Study study = Study::open(open_storage(o.storage, StorageAccess::ReadOnly), o.study);
-  const nlohmann::json out = study.to_json();
-  if (o.json) std::cout << out.dump() << std::endl;
-  else print_study_table(std::cout, out);
+  nlohmann::json out = study.to_json();
+  const TrialOrder order = sort == "value" || (sort.empty() && top > 0) ? TrialOrder::Value : TrialOrder::Id;
+  const std::vector<nlohmann::json> rows = select_trials(out, order, top);
+  if (o.json || format == "json") {
+    // The counts and best keys describe the whole study; only the trials list follows --sort/--top.
+    if (top > 0 || order != TrialOrder::Id) out["trials"] = rows;
+    std::cout << out.dump() << std::endl;
+  } else if (format == "csv") {
+    print_study_csv(std::cout, out, rows);
+  } else {
+    print_study_table(std::cout, out, rows);
+  }
   return 0;
 }
 
 }  // namespace
-KBO_COMMAND("show", "print a study's trials (table or --json)", run_show);
+KBO_COMMAND("show", "print a study's trials (table, --format csv|json, --top N, --sort value|id)", run_show);
 }  // namespace kbo::cli

@@ -9,16 +9,21 @@ namespace kbo::cli {
 namespace {
 
 int run_tell(int argc, char** argv) {
-  CLI::App app{"Record the result of a pending trial: --trial ID --value V, or --trial ID --failed REASON."};
+  CLI::App app{"Record the result of a pending trial: --trial ID --value V, or --trial ID --failed REASON. A trial "
+               "that a worker (`kbo optimize`, `kbo worker`) is running is refused unless --force: that worker "
+               "records its own result."};
   StudyOptionParser parser(app, kWhere | kTell);
   parser.needs_persistent_storage();
+  bool force = false;
+  app.add_flag("--force", force,
+               "record the result even if a worker is running the trial (its own result is then dropped)");
   parse(app, argc, argv);
   const StudyOptions o = parser.resolve();
   if (!o.trial) throw InputError("--trial ID is required (the id `kbo ask` printed)");
   if (!o.value && !o.failed) throw InputError("--value V or --failed REASON is required");
   require_persistent_storage(o);
   Study study = Study::open(open_storage(o.storage, StorageAccess::Existing), o.study);
-  const Trial t = o.value ? study.tell(*o.trial, *o.value) : study.fail(*o.trial, *o.failed);
+  const Trial t = o.value ? study.tell(*o.trial, *o.value, force) : study.fail(*o.trial, *o.failed, force);
   nlohmann::json out = {{"trial", t.id}, {"state", to_string(t.state)}, {"study", study.name()}};
   out["value"] = t.value ? nlohmann::json(*t.value) : nlohmann::json(nullptr);
   if (t.state == TrialState::Failed) out["reason"] = t.reason;

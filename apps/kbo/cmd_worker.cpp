@@ -1,7 +1,9 @@
 // kbo worker: evaluate trials of a shared study (ask → run → tell) until its budget is met.
+#include <cstdio>
 #include <iostream>
 
 #include "command.hpp"
+#include "kbo/study/interrupt.hpp"
 #include "kbo/study/objective.hpp"
 #include "kbo/optimize/problems.hpp"
 #include "kbo/storage/storage.hpp"
@@ -19,9 +21,12 @@ int run_worker(int argc, char** argv) {
       "`kbo optimize --objective`), tell the result; repeat. Start any number of workers, on any machines "
       "that reach the storage. The running trial heart-beats; a trial whose worker stopped heart-beating "
       "for --stale-after seconds (or whose process died on this host) is failed as 'worker lost' and its "
-      "point re-offered as a new trial. A study without a stored budget needs --max-trials."};
+      "point re-offered as a new trial. A study without a stored budget needs --max-trials.\n"
+      "Ctrl-C/SIGTERM/SIGHUP kill the running objective's process group and hand its trial back to the study "
+      "(another worker or the next run takes it); exit status 128 + signal. Exit status 1: the objective cannot "
+      "run (126/127) or failed --fail-fast times in a row with the same reason."};
   std::string storage, study, problem;
-  int dim = 0, max_trials = 0;
+  int dim = 0, max_trials = 0, fail_fast = 3;
   double stale_after = 60.0, heartbeat = 0.0, eval_timeout = 0.0, poll = 0.2;
   bool json = false, quiet = false;
   std::vector<std::string> command;
@@ -34,6 +39,9 @@ int run_worker(int argc, char** argv) {
   app.add_option("--heartbeat", heartbeat, "seconds between heartbeats (default min(10, stale-after / 4))");
   app.add_option("--poll", poll, "seconds between checks while other workers hold the rest of the budget (default 0.2)");
   app.add_option("--eval-timeout", eval_timeout, "seconds before an evaluation is killed and failed (0 = none)");
+  app.add_option("--fail-fast", fail_fast,
+                 "stop after K failures in a row with the same reason (default 3; 0 = never); exit status 126/127 "
+                 "(command not found / not executable) stops at once");
   app.add_option("--problem", problem, "evaluate a built-in problem instead of a command (testing, benchmarks)");
   app.add_option("--dim", dim, "dimension of --problem (default: the problem's)");
   app.add_flag("--quiet", quiet, "print nothing at the end");
@@ -45,6 +53,7 @@ int run_worker(int argc, char** argv) {
   if (storage == "memory")
     throw InputError("--storage memory cannot be shared: give sqlite:PATH (or a file path such as study.db) or postgresql://… (memory ends with the process)");
   if (poll <= 0.0) throw InputError("--poll must be > 0 seconds");
+  if (fail_fast < 0) throw InputError("--fail-fast must be >= 0 (0: never stop early)");
 
   Study s = Study::open(open_storage(storage, StorageAccess::Existing), study);
   TrialObjective objective;
@@ -63,8 +72,24 @@ int run_worker(int argc, char** argv) {
   options.stale_after = stale_after;
   options.heartbeat_interval = heartbeat;
   options.poll_interval = poll;
+  options.max_same_failures = fail_fast;
   const std::string me = worker_id("worker");
-  const std::vector<int> ids = s.work(*strategy, objective, me, options);
+  install_stop_signals();
+  std::vector<int> ids;
+  try {
+    ids = s.work(*strategy, objective, me, options);
+  } catch (const Interrupted& e) {
+    if (!quiet) {
+      int done = 0;
+      for (const auto& t : s.trials()) done += t.state != TrialState::Pending && counts_toward_budget(t);
+      const std::string of = s.record().budget ? " of " + std::to_string(*s.record().budget) : std::string();
+      std::fprintf(stderr, "interrupted: %d%s trials done; re-run the same command to resume\n", done, of.c_str());
+    }
+    return 128 + e.signal();
+  } catch (const ObjectiveFailing& e) {
+    if (!e.repeated()) throw;
+    throw std::runtime_error(std::string(e.what()) + " (--fail-fast 0 never stops early)");
+  }
   if (quiet) {
   } else if (json) {
     std::cout << nlohmann::json{{"worker", me}, {"study", study}, {"evaluated", ids.size()}, {"trials", ids}}.dump()

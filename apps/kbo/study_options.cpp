@@ -230,44 +230,4 @@ void require_persistent_storage(const StudyOptions& o) {
                      "such as study.db, or postgresql://USER@HOST:PORT/DB; memory storage ends with each process)");
 }
 
-namespace {
-std::string fmt_value(const nlohmann::json& v) {
-  if (v.is_null()) return "-";
-  std::ostringstream out;
-  out.precision(8);
-  out << v.get<double>();
-  return out.str();
-}
-std::string fmt_x(const nlohmann::json& x) {
-  std::ostringstream out;
-  out.precision(6);
-  out << "[";
-  for (std::size_t i = 0; i < x.size(); ++i) out << (i ? ", " : "") << x[i].get<double>();
-  out << "]";
-  return out.str();
-}
-}  // namespace
-
-void print_study_table(std::ostream& out, const nlohmann::json& s) {
-  out << "study '" << s["study"].get<std::string>() << "' in " << s["storage"].get<std::string>() << " ("
-      << s["direction"].get<std::string>() << ", " << describe_space_json(s["space"]) << ")\n";
-  char line[256];
-  std::snprintf(line, sizeof line, "%6s  %-9s %16s  %s\n", "trial", "state", "value", "x");
-  out << line;
-  const nlohmann::json best_id = s["best_trial"];
-  for (const auto& t : s["trials"]) {
-    const bool is_best = !best_id.is_null() && t["id"] == best_id;
-    std::snprintf(line, sizeof line, "%5d%s  %-9s %16s  ", t["id"].get<int>(), is_best ? "*" : " ",
-                  t["state"].get<std::string>().c_str(), fmt_value(t["value"]).c_str());
-    out << line << fmt_x(t["x"]);
-    if (t.contains("reason")) out << "  (" << t["reason"].get<std::string>() << ")";
-    out << "\n";
-  }
-  out << s["n_trials"].get<int>() << " trials: " << s["n_complete"].get<int>() << " complete, "
-      << s["n_failed"].get<int>() << " failed, " << s["n_pending"].get<int>() << " pending\n";
-  if (best_id.is_null()) out << "no complete trial yet\n";
-  else out << "best: trial " << best_id.get<int>() << ", value " << fmt_value(s["best_value"]) << " at x = "
-           << fmt_x(s["best_x"]) << "\n";
-}
-
 }  // namespace kbo::cli

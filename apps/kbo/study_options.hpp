@@ -54,9 +54,6 @@ using kbo::resolve_space;
 using kbo::parse_bounds;
 using kbo::make_study_record;
 
-/// Human-readable table of a study (the object of Study::to_json): one row per trial, best marked.
-void print_study_table(std::ostream& out, const nlohmann::json& study);
-
 /// On stderr, when a resumed study's stored settings were replaced by this command's (Study::create_or_open):
 /// "kbo optimize: study 's' continues with changed settings: kernel rbf -> matern52; …".
 void say_changed_settings(const std::string& program, const std::string& study, const std::vector<std::string>& changed);

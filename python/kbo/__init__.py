@@ -16,6 +16,8 @@ OSError: disk full, database server unreachable; committed trials are kept).
 """
 from __future__ import annotations
 
+import sys
+import time
 import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
@@ -180,13 +182,16 @@ class Study:
 
     # ---- optimisation loop ----
     def optimize(self, f: Callable[[np.ndarray], float], n_trials: Optional[int] = None, *,
-                 n_total: Optional[int] = None, callback: Optional[Callback] = None) -> Result:
+                 n_total: Optional[int] = None, callback: Optional[Callback] = None,
+                 verbose: bool = False) -> Result:
         """Runs ask -> f(x) -> tell (Study::optimize, the loop of `kbo optimize`) for n_trials more trials, or
         until the study has n_total finished trials. f gets a 1-d float array and returns a number; an
         exception in f marks the trial failed with the exception's last line and the run goes on; a
         non-number or nan/inf marks it failed too. callback(trial, finished, total, best) runs after
-        every trial. Ctrl-C (KeyboardInterrupt) stops cleanly: completed trials are kept, the trial being
-        evaluated is marked failed, and the result has interrupted=True."""
+        every trial. verbose=True prints a line per finished trial on stderr (its value or failure, time,
+        trials finished of the budget, elapsed, time per trial, ETA, best so far). Ctrl-C
+        (KeyboardInterrupt) stops cleanly: completed trials are kept, the trial being evaluated is marked
+        failed, and the result has interrupted=True."""
         if (n_trials is None) == (n_total is None):
             raise ValueError("give exactly one of n_trials (more trials) or n_total (finished trials in all)")
         if n_total is None:
@@ -195,6 +200,10 @@ class Study:
             n_total = sum(t.state != "pending" for t in self.trials) + n_trials
         if not callable(f):
             raise ValueError("f must be callable: f(x: numpy array of shape (D,)) -> float")
+        if not isinstance(verbose, bool):
+            raise ValueError(f"verbose must be True or False (got {verbose!r})")
+        if verbose:
+            callback = _progress_printer(callback, sum(t.state != "pending" for t in self.trials))
         interrupted = self._s.optimize(f, int(n_total), callback)
         if interrupted:
             warnings.warn("kbo: interrupted by KeyboardInterrupt; returning the finished trials", RuntimeWarning,
@@ -203,6 +212,43 @@ class Study:
 
     def __repr__(self) -> str:
         return f"<kbo.Study {self.name!r} in {self.storage} ({self.direction}, {len(self.trials)} trials)>"
+
+
+def _clock(seconds: float) -> str:
+    s = max(0, int(seconds))
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60:02d}:{s % 60:02d}"
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.2f} s" if seconds < 10 else f"{seconds:.1f} s" if seconds < 60 else _clock(seconds)
+
+
+def _progress_printer(callback: Optional[Callback], finished_before: int) -> Callback:
+    """The callback of verbose=True: one line per finished trial on stderr (as `kbo optimize` prints when
+    stderr is not a terminal), then the user's callback."""
+    start = time.monotonic()
+    last = [start]
+
+    def report(trial: Trial, finished: int, total: int, best: Optional[Trial]) -> Any:
+        now = time.monotonic()
+        took, last[0] = now - last[0], now
+        what = f"complete {trial.value:.6g}" if trial.state == "complete" else "failed"
+        what += f" in {_duration(took)}"
+        if trial.state == "failed":
+            what += f" ({trial.reason})"
+        line = f"[{finished}/{total}] trial {trial.id} {what} | elapsed {_clock(now - start)}"
+        done_here = finished - finished_before
+        if done_here > 0:
+            per = (now - start) / done_here
+            line += f", {_duration(per)}/trial"
+            if finished < total:
+                line += f", ETA {_clock(per * (total - finished))}"
+        if best is not None:
+            line += f" | best {best.value:.6g} (trial {best.id})"
+        print(line, file=sys.stderr, flush=True)
+        return None if callback is None else callback(trial, finished, total, best)
+
+    return report
 
 
 def _trial_id(trial: Union[Trial, int]) -> int:
@@ -214,7 +260,7 @@ def _trial_id(trial: Union[Trial, int]) -> int:
 
 
 def _run(direction: str, f: Callable[[np.ndarray], float], bounds: Any, iters: Optional[int], storage: Any,
-         study: Optional[str], callback: Optional[Callback], options: Dict[str, Any]) -> Result:
+         study: Optional[str], callback: Optional[Callback], verbose: bool, options: Dict[str, Any]) -> Result:
     if not callable(f):
         raise ValueError("f must be callable: f(x: numpy array of shape (D,)) -> float")
     problem_arg = None
@@ -227,12 +273,12 @@ def _run(direction: str, f: Callable[[np.ndarray], float], bounds: Any, iters: O
     s = Study(storage, study, bounds, direction=direction, problem=problem_arg,
               iters=iters, **options)
     # As `kbo optimize`: run until init + iters trials are finished (a re-run on the same storage resumes).
-    return s.optimize(f, n_total=s._s.n_init + s._s.iters, callback=callback)
+    return s.optimize(f, n_total=s._s.n_init + s._s.iters, callback=callback, verbose=verbose)
 
 
 def minimize(f: Callable[[np.ndarray], float], bounds: Any = None, *, iters: Optional[int] = None,
              storage: Any = None, study: Optional[str] = None, callback: Optional[Callback] = None,
-             **options: Any) -> Result:
+             verbose: bool = False, **options: Any) -> Result:
     """Minimises f over the box `bounds` with Bayesian optimisation: init Sobol points, then iters BO steps
     (default 5 + 50).
 
@@ -240,21 +286,21 @@ def minimize(f: Callable[[np.ndarray], float], bounds: Any = None, *, iters: Opt
     then bounds may be omitted). bounds: (D, 2) array-like of [lower, upper] rows (space="set": the box of
     ONE element, with set_size=M; points are then flat arrays of M * d). storage: None (memory) or
     "sqlite:PATH" with study=NAME: persisted and shared with the CLI; re-running resumes. callback(trial,
-    finished, total, best) after every trial. Options by keyword, with the CLI's names ('_' for '-'):
-    strategy (gpucb | agpucb | random), kernel (rbf | matern12 | matern32 | matern52), acq (ucb | ei | pi),
+    finished, total, best) after every trial; verbose=True prints a progress line per trial on stderr.
+    Options by keyword, with the CLI's names ('_' for '-'): strategy (gpucb | agpucb | random), kernel (rbf | matern12 | matern32 | matern52), acq (ucb | ei | pi),
     init, seed, beta, beta_schedule, fit_restarts, init_method, acq_optimizer, ard, fantasy, invariance,
     invariant_kernel, space ("box" | "set"), set_size, set_kernel, set_L, options={...}, config="study.toml".
     An unknown keyword is a TypeError; an option the chosen strategy does not use is a kbo.InputError.
 
     The same options and seed give the same trials as `kbo optimize`. Returns a kbo.Result."""
-    return _run("minimize", f, bounds, iters, storage, study, callback, options)
+    return _run("minimize", f, bounds, iters, storage, study, callback, verbose, options)
 
 
 def maximize(f: Callable[[np.ndarray], float], bounds: Any = None, *, iters: Optional[int] = None,
              storage: Any = None, study: Optional[str] = None, callback: Optional[Callback] = None,
-             **options: Any) -> Result:
+             verbose: bool = False, **options: Any) -> Result:
     """As kbo.minimize, maximising f (`kbo optimize --maximize`)."""
-    return _run("maximize", f, bounds, iters, storage, study, callback, options)
+    return _run("maximize", f, bounds, iters, storage, study, callback, verbose, options)
 
 
 __all__ = ["minimize", "maximize", "Study", "Result", "Trial", "GP", "Problem", "problem", "problem_names",

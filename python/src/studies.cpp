@@ -136,7 +136,7 @@ bool optimize(PyStudy& s, const py::object& f, int n_total, const py::object& ca
       const std::string reason = "interrupted (" + exception_line(e) + ")";
       {
         py::gil_scoped_release nogil;
-        s.study.fail(t.id, reason);
+        s.study.fail(t.id, reason, /*force=*/true);  // this run owns the trial
       }
       stop_with(e);
     }

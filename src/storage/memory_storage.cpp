@@ -68,21 +68,40 @@ std::optional<Trial> MemoryStorage::claim_pending(const std::string& study, cons
 }
 
 Trial MemoryStorage::finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
-                            const std::string& reason) {
+                            const std::string& reason, const Teller& by) {
   std::lock_guard lock(mutex_);
   Entry& e = entry(study);
-  if (trial_id < 0 || trial_id >= static_cast<int>(e.trials.size()))
-    throw InputError("study '" + study + "' has no trial " + std::to_string(trial_id) + " (ids 0.." +
-                     std::to_string(static_cast<int>(e.trials.size()) - 1) + ")");
+  const int n = static_cast<int>(e.trials.size());
+  const bool exists = trial_id >= 0 && trial_id < n;
+  check_finishable(exists ? std::optional<Trial>(e.trials[trial_id]) : std::nullopt, trial_id, n, study, by,
+                   unix_now());
   Trial& t = e.trials[trial_id];
-  if (t.state != TrialState::Pending)
-    throw InputError("trial " + std::to_string(trial_id) + " of study '" + study + "' is already " +
-                     to_string(t.state) + " (only pending trials can be told)");
   t.state = state;
   t.value = state == TrialState::Complete ? value : std::nullopt;
   t.reason = state == TrialState::Failed ? reason : std::string();
   t.finished_at = unix_now();
   return t;
+}
+
+bool MemoryStorage::set_lease(const std::string& study, int trial_id, double lease_until) {
+  std::lock_guard lock(mutex_);
+  auto& ts = entry(study).trials;
+  if (trial_id < 0 || trial_id >= static_cast<int>(ts.size()) || ts[trial_id].state != TrialState::Pending)
+    return false;
+  ts[trial_id].lease_until = lease_until;
+  return true;
+}
+
+bool MemoryStorage::release(const std::string& study, int trial_id, const std::string& worker) {
+  std::lock_guard lock(mutex_);
+  auto& ts = entry(study).trials;
+  if (trial_id < 0 || trial_id >= static_cast<int>(ts.size())) return false;
+  Trial& t = ts[trial_id];
+  if (t.state != TrialState::Pending || t.worker != worker) return false;
+  t.worker.clear();
+  t.heartbeat_at = 0.0;
+  t.lease_until = 0.0;
+  return true;
 }
 
 std::vector<Trial> MemoryStorage::trials(const std::string& study) {
@@ -117,10 +136,10 @@ std::vector<Trial> MemoryStorage::reap_lost(const std::string& study, double sta
   const std::size_t n = ts.size();
   for (std::size_t i = 0; i < n; ++i) {
     Trial& t = ts[i];
-    if (t.state != TrialState::Pending || t.heartbeat_at <= 0.0) continue;
-    if (!((stale_after > 0.0 && now - t.heartbeat_at > stale_after) || (lost && lost(t)))) continue;
+    const char* why = given_up_reason(t, stale_after, now, lost);
+    if (!why) continue;
     t.state = TrialState::Failed;
-    t.reason = kWorkerLost;
+    t.reason = why;
     t.finished_at = now;
     Trial r;
     r.id = static_cast<int>(ts.size());

@@ -14,7 +14,7 @@ namespace kbo {
 
 namespace {
 
-// The current schema (version kSchemaVersion = 2); same tables and meaning as the SQLite schema.
+// The current schema (version kSchemaVersion = 3); same tables and meaning as the SQLite schema.
 // Points are JSON text (round-trip exact); values DOUBLE PRECISION, sent and read as 17-digit text.
 constexpr const char* kSchema = R"sql(
 CREATE TABLE studies(
@@ -37,8 +37,9 @@ CREATE TABLE trials(
   finished_at DOUBLE PRECISION NOT NULL DEFAULT 0,
   heartbeat_at DOUBLE PRECISION,
   retry_of INTEGER,
+  lease_until DOUBLE PRECISION,
   PRIMARY KEY(study_id, number));
-INSERT INTO kbo_meta(key, value) VALUES('schema_version', '2');
+INSERT INTO kbo_meta(key, value) VALUES('schema_version', '3');
 )sql";
 
 // kMigrations[v - 1] takes schema version v to v + 1 (version 1 = the SQLite v1 layout).
@@ -48,6 +49,10 @@ ALTER TABLE studies ADD COLUMN budget INTEGER;
 ALTER TABLE trials ADD COLUMN heartbeat_at DOUBLE PRECISION;
 ALTER TABLE trials ADD COLUMN retry_of INTEGER;
 UPDATE kbo_meta SET value = '2' WHERE key = 'schema_version';
+)sql",
+    R"sql(
+ALTER TABLE trials ADD COLUMN lease_until DOUBLE PRECISION;
+UPDATE kbo_meta SET value = '3' WHERE key = 'schema_version';
 )sql",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion - 1);
@@ -132,7 +137,7 @@ Result run(PGconn* conn, const std::string& url, const std::string& sql, const s
 }
 
 Trial trial_from_row(const Result& r, int row) {
-  // Columns: number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of
+  // Columns: number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until
   Trial t;
   t.id = static_cast<int>(r.integer(row, 0));
   t.x = parse_x(r.text(row, 1));
@@ -144,11 +149,12 @@ Trial trial_from_row(const Result& r, int row) {
   t.finished_at = r.real(row, 7);
   t.heartbeat_at = r.null(row, 8) ? 0.0 : r.real(row, 8);
   t.retry_of = r.null(row, 9) ? -1 : static_cast<int>(r.integer(row, 9));
+  t.lease_until = r.null(row, 10) ? 0.0 : r.real(row, 10);
   return t;
 }
 
 constexpr const char* kTrialColumns =
-    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of";
+    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until";
 
 void ignore_notice(void*, const char*) {}  // "relation already exists, skipping" and the like
 
@@ -370,22 +376,22 @@ std::optional<Trial> PostgresStorage::claim_pending(const std::string& study, co
 }
 
 Trial PostgresStorage::finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
-                              const std::string& reason) {
+                              const std::string& reason, const Teller& by) {
   std::lock_guard lock(mutex_);
   Txn txn(*this);
   const std::string sid = lock_study(study);
   const Result q = run(conn_, url_,
                        std::string("SELECT ") + kTrialColumns + " FROM trials WHERE study_id = $1 AND number = $2",
                        {sid, std::to_string(trial_id)});
-  if (q.rows() == 0) {
-    const Result c = run(conn_, url_, "SELECT COUNT(*) FROM trials WHERE study_id = $1", {sid});
-    throw InputError("study '" + study + "' has no trial " + std::to_string(trial_id) + " (ids 0.." +
-                     std::to_string(c.integer(0, 0) - 1) + ")");
+  std::optional<Trial> found;
+  int n_trials = 0;
+  if (q.rows() > 0) {
+    found = trial_from_row(q, 0);
+  } else {
+    n_trials = static_cast<int>(run(conn_, url_, "SELECT COUNT(*) FROM trials WHERE study_id = $1", {sid}).integer(0, 0));
   }
-  Trial t = trial_from_row(q, 0);
-  if (t.state != TrialState::Pending)
-    throw InputError("trial " + std::to_string(trial_id) + " of study '" + study + "' is already " +
-                     to_string(t.state) + " (only pending trials can be told)");
+  check_finishable(found, trial_id, n_trials, study, by, unix_now());
+  Trial t = std::move(*found);
   t.state = state;
   t.value = state == TrialState::Complete ? value : std::nullopt;
   t.reason = state == TrialState::Failed ? reason : std::string();
@@ -396,6 +402,27 @@ Trial PostgresStorage::finish(const std::string& study, int trial_id, TrialState
        std::to_string(trial_id)});
   txn.commit();  // durable (synchronous_commit on by default) before the caller reports the result
   return t;
+}
+
+bool PostgresStorage::set_lease(const std::string& study, int trial_id, double lease_until) {
+  std::lock_guard lock(mutex_);
+  if (PQstatus(conn_) != CONNECTION_OK) PQreset(conn_);
+  const Result r = run(conn_, url_,
+                       "UPDATE trials SET lease_until = $1 WHERE study_id = (SELECT id FROM studies WHERE name = $2) "
+                       "AND number = $3 AND state = 'pending'",
+                       {fmt_double(lease_until), study, std::to_string(trial_id)});
+  return r.affected() == 1;
+}
+
+bool PostgresStorage::release(const std::string& study, int trial_id, const std::string& worker) {
+  std::lock_guard lock(mutex_);
+  if (PQstatus(conn_) != CONNECTION_OK) PQreset(conn_);
+  const Result r = run(conn_, url_,
+                       "UPDATE trials SET worker = '', heartbeat_at = NULL, lease_until = NULL "
+                       "WHERE study_id = (SELECT id FROM studies WHERE name = $1) AND number = $2 "
+                       "AND state = 'pending' AND worker = $3",
+                       {study, std::to_string(trial_id), worker});
+  return r.affected() == 1;
 }
 
 bool PostgresStorage::heartbeat(const std::string& study, int trial_id, const std::string& worker) {
@@ -418,11 +445,11 @@ std::vector<Trial> PostgresStorage::reap_lost(const std::string& study, double s
   std::vector<Trial> retries;
   int next_id = static_cast<int>(ts.size());
   for (const Trial& t : ts) {
-    if (t.state != TrialState::Pending || t.heartbeat_at <= 0.0) continue;
-    if (!((stale_after > 0.0 && now - t.heartbeat_at > stale_after) || (lost && lost(t)))) continue;
+    const char* why = given_up_reason(t, stale_after, now, lost);
+    if (!why) continue;
     run(conn_, url_,
         "UPDATE trials SET state = 'failed', reason = $1, finished_at = $2 WHERE study_id = $3 AND number = $4",
-        {std::string(kWorkerLost), fmt_double(now), sid, std::to_string(t.id)});
+        {std::string(why), fmt_double(now), sid, std::to_string(t.id)});
     Trial r;
     r.id = next_id++;
     r.x = t.x;

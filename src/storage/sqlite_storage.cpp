@@ -15,7 +15,7 @@ namespace kbo {
 
 namespace {
 
-// The current schema (version kSchemaVersion = 2). Points are JSON arrays (nlohmann writes doubles
+// The current schema (version kSchemaVersion = 3). Points are JSON arrays (nlohmann writes doubles
 // with round-trip precision).
 constexpr const char* kSchema = R"sql(
 CREATE TABLE studies(
@@ -38,8 +38,9 @@ CREATE TABLE trials(
   finished_at REAL NOT NULL DEFAULT 0,
   heartbeat_at REAL,
   retry_of INTEGER,
+  lease_until REAL,
   PRIMARY KEY(study_id, number));
-INSERT INTO kbo_meta(key, value) VALUES('schema_version', '2');
+INSERT INTO kbo_meta(key, value) VALUES('schema_version', '3');
 )sql";
 
 // Migrations: kMigrations[v - 1] takes schema version v to v + 1.
@@ -49,6 +50,10 @@ ALTER TABLE studies ADD COLUMN budget INTEGER;
 ALTER TABLE trials ADD COLUMN heartbeat_at REAL;
 ALTER TABLE trials ADD COLUMN retry_of INTEGER;
 UPDATE kbo_meta SET value = '2' WHERE key = 'schema_version';
+)sql",
+    R"sql(
+ALTER TABLE trials ADD COLUMN lease_until REAL;
+UPDATE kbo_meta SET value = '3' WHERE key = 'schema_version';
 )sql",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion - 1);
@@ -299,26 +304,35 @@ std::int64_t SqliteStorage::study_id(const std::string& name) {
   return q.integer(0);
 }
 
+namespace {
+
+constexpr const char* kTrialColumns =
+    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until";
+
+Trial trial_from_row(const Stmt& q) {
+  Trial t;
+  t.id = static_cast<int>(q.integer(0));
+  t.x = parse_x(q.text(1));
+  if (!q.is_null(2)) t.value = q.real(2);
+  t.state = parse_trial_state(q.text(3));
+  t.reason = q.text(4);
+  t.worker = q.text(5);
+  t.created_at = q.real(6);
+  t.finished_at = q.real(7);
+  t.heartbeat_at = q.is_null(8) ? 0.0 : q.real(8);
+  t.retry_of = q.is_null(9) ? -1 : static_cast<int>(q.integer(9));
+  t.lease_until = q.is_null(10) ? 0.0 : q.real(10);
+  return t;
+}
+
+}  // namespace
+
 std::vector<Trial> SqliteStorage::read_trials(std::int64_t sid) {
-  Stmt q(db_, path_,
-         "SELECT number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of FROM trials "
-         "WHERE study_id = ?1 ORDER BY number");
+  const std::string sql = std::string("SELECT ") + kTrialColumns + " FROM trials WHERE study_id = ?1 ORDER BY number";
+  Stmt q(db_, path_, sql.c_str());
   q.bind(1, sid);
   std::vector<Trial> out;
-  while (q.step()) {
-    Trial t;
-    t.id = static_cast<int>(q.integer(0));
-    t.x = parse_x(q.text(1));
-    if (!q.is_null(2)) t.value = q.real(2);
-    t.state = parse_trial_state(q.text(3));
-    t.reason = q.text(4);
-    t.worker = q.text(5);
-    t.created_at = q.real(6);
-    t.finished_at = q.real(7);
-    t.heartbeat_at = q.is_null(8) ? 0.0 : q.real(8);
-    t.retry_of = q.is_null(9) ? -1 : static_cast<int>(q.integer(9));
-    out.push_back(std::move(t));
-  }
+  while (q.step()) out.push_back(trial_from_row(q));
   return out;
 }
 
@@ -408,29 +422,26 @@ std::optional<Trial> SqliteStorage::claim_pending(const std::string& study, cons
 }
 
 Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
-                            const std::string& reason) {
+                            const std::string& reason, const Teller& by) {
   WriteTransaction txn(db_, path_);
   const auto sid = study_id(study);
-  Trial t;
-  t.id = trial_id;
-  {
-    Stmt q(db_, path_, "SELECT x, state, worker, created_at FROM trials WHERE study_id = ?1 AND number = ?2");
+  std::optional<Trial> found;
+  int n_trials = 0;
+  {  // statements finalised before the UPDATE and COMMIT
+    const std::string sql = std::string("SELECT ") + kTrialColumns + " FROM trials WHERE study_id = ?1 AND number = ?2";
+    Stmt q(db_, path_, sql.c_str());
     q.bind(1, sid).bind(2, trial_id);
-    if (!q.step()) {
+    if (q.step()) {
+      found = trial_from_row(q);
+    } else {
       Stmt c(db_, path_, "SELECT COUNT(*) FROM trials WHERE study_id = ?1");
       c.bind(1, sid);
       c.step();
-      throw InputError("study '" + study + "' has no trial " + std::to_string(trial_id) + " (ids 0.." +
-                       std::to_string(c.integer(0) - 1) + ")");
+      n_trials = static_cast<int>(c.integer(0));
     }
-    t.x = parse_x(q.text(0));
-    t.state = parse_trial_state(q.text(1));
-    t.worker = q.text(2);
-    t.created_at = q.real(3);
-  }  // statement finalised before the UPDATE and COMMIT
-  if (t.state != TrialState::Pending)
-    throw InputError("trial " + std::to_string(trial_id) + " of study '" + study + "' is already " +
-                     to_string(t.state) + " (only pending trials can be told)");
+  }
+  check_finishable(found, trial_id, n_trials, study, by, unix_now());
+  Trial t = std::move(*found);
   t.state = state;
   t.value = state == TrialState::Complete ? value : std::nullopt;
   t.reason = state == TrialState::Failed ? reason : std::string();
@@ -444,6 +455,25 @@ Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState s
   u.run();
   txn.commit();  // durable (synchronous=FULL) before the caller reports the result
   return t;
+}
+
+bool SqliteStorage::set_lease(const std::string& study, int trial_id, double lease_until) {
+  Stmt u(db_, path_,
+         "UPDATE trials SET lease_until = ?1 WHERE study_id = (SELECT id FROM studies WHERE name = ?2) "
+         "AND number = ?3 AND state = 'pending'");
+  u.bind(1, lease_until).bind(2, study).bind(3, trial_id);
+  u.run();
+  return sqlite3_changes(db_) == 1;
+}
+
+bool SqliteStorage::release(const std::string& study, int trial_id, const std::string& worker) {
+  Stmt u(db_, path_,
+         "UPDATE trials SET worker = '', heartbeat_at = NULL, lease_until = NULL "
+         "WHERE study_id = (SELECT id FROM studies WHERE name = ?1) AND number = ?2 AND state = 'pending' "
+         "AND worker = ?3");
+  u.bind(1, study).bind(2, trial_id).bind(3, worker);
+  u.run();
+  return sqlite3_changes(db_) == 1;
 }
 
 void SqliteStorage::update_study_budget(const std::string& name, std::optional<int> budget) {
@@ -474,11 +504,11 @@ std::vector<Trial> SqliteStorage::reap_lost(const std::string& study, double sta
   std::vector<Trial> retries;
   int next_id = static_cast<int>(ts.size());
   for (const Trial& t : ts) {
-    if (t.state != TrialState::Pending || t.heartbeat_at <= 0.0) continue;
-    if (!((stale_after > 0.0 && now - t.heartbeat_at > stale_after) || (lost && lost(t)))) continue;
+    const char* why = given_up_reason(t, stale_after, now, lost);
+    if (!why) continue;
     Stmt u(db_, path_,
            "UPDATE trials SET state = 'failed', reason = ?1, finished_at = ?2 WHERE study_id = ?3 AND number = ?4");
-    u.bind(1, std::string(kWorkerLost)).bind(2, now).bind(3, sid).bind(4, t.id);
+    u.bind(1, std::string(why)).bind(2, now).bind(3, sid).bind(4, t.id);
     u.run();
     Trial r;
     r.id = next_id++;

@@ -4,9 +4,11 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -15,6 +17,7 @@
 #include <thread>
 
 #include "kbo/core/error.hpp"
+#include "kbo/study/interrupt.hpp"
 
 namespace kbo {
 
@@ -57,6 +60,49 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
+/// The last non-empty line of the objective's stderr, trimmed and shortened, for failure reasons.
+std::string stderr_line(const std::string& err) {
+  std::string line = last_nonempty_line(err);
+  const auto b = line.find_first_not_of(" \t\r");
+  const auto e = line.find_last_not_of(" \t\r");
+  line = b == std::string::npos ? "" : line.substr(b, e - b + 1);
+  return line.size() > 300 ? line.substr(0, 300) + "..." : line;
+}
+
+constexpr std::size_t kKeepOutput = 1u << 20;  // stdout kept (its tail) to find the value line
+constexpr std::size_t kKeepStderr = 1u << 14;  // stderr tail kept for the failure reason
+
+/// Reads what `fd` (non-blocking) has now; appends it to `out` (keeping its tail of `keep` bytes) and, if
+/// `echo` >= 0, copies it there. Closes `fd` at end of file or on error. Returns the bytes read.
+std::size_t read_available(int& fd, std::string& out, std::size_t keep, int echo, std::size_t limit) {
+  char buf[65536];
+  std::size_t total = 0;
+  while (fd >= 0 && total < limit) {
+    const ssize_t got = read(fd, buf, sizeof(buf));
+    if (got > 0) {
+      total += static_cast<std::size_t>(got);
+      out.append(buf, static_cast<std::size_t>(got));
+      if (out.size() > 2 * keep) out.erase(0, out.size() - keep);
+      if (echo >= 0) {
+        [[maybe_unused]] const ssize_t w = write(echo, buf, static_cast<std::size_t>(got));
+      }
+    } else if (got < 0 && errno == EINTR) {
+      continue;
+    } else if (got < 0 && errno == EAGAIN) {
+      break;
+    } else {
+      close_fd(fd);
+    }
+  }
+  return total;
+}
+
+/// True once `pid` has exited (it stays a zombie: its process group id cannot be reused until waitpid).
+bool has_exited(pid_t pid) {
+  siginfo_t info{};
+  return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
+}
+
 }  // namespace
 
 Evaluation parse_value_line(const std::string& raw) {
@@ -65,6 +111,16 @@ Evaluation parse_value_line(const std::string& raw) {
   const auto e = raw.find_last_not_of(" \t\r\n");
   const std::string text = raw.substr(b, e - b + 1);
   const std::string shown = text.size() > 80 ? text.substr(0, 80) + "..." : text;
+  if (text.front() == '{') {
+    // {"value": v} (other keys are the objective's own and ignored).
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object() || !j.contains("value") || !j["value"].is_number())
+      return Evaluation::failed("last line of stdout is not a number nor a JSON object {\"value\": number}: '" +
+                                shown + "'");
+    const double v = j["value"].get<double>();
+    if (!std::isfinite(v)) return Evaluation::failed("non-finite value '" + shown + "'");
+    return Evaluation::ok(v);
+  }
   errno = 0;
   char* endp = nullptr;
   const double v = std::strtod(text.c_str(), &endp);
@@ -83,36 +139,51 @@ ExternalObjective::ExternalObjective(std::string command, double timeout_seconds
 }
 
 Evaluation ExternalObjective::operator()(const Trial& trial) const {
+  if (stop_requested()) return Evaluation::stopped();
   const std::string cmd = substitute(command_, trial);
   nlohmann::json payload = {{"trial", trial.id}, {"x", std::vector<double>(trial.x.data(), trial.x.data() + trial.x.size())}};
   const std::string input = payload.dump() + "\n";
 
-  int in_pipe[2], out_pipe[2];
-  if (pipe2(in_pipe, O_CLOEXEC) != 0) return Evaluation::failed(std::string("pipe: ") + std::strerror(errno));
-  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
-    close(in_pipe[0]);
-    close(in_pipe[1]);
-    return Evaluation::failed(std::string("pipe: ") + std::strerror(errno));
+  int pipes[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};  // stdin, stdout, stderr of the child
+  auto close_pipes = [&] {
+    for (auto& p : pipes)
+      for (int& fd : p) close_fd(fd);
+  };
+  for (auto& p : pipes) {
+    if (pipe2(p, O_CLOEXEC) != 0) {
+      const std::string why = std::strerror(errno);
+      close_pipes();
+      return Evaluation::failed("pipe: " + why);
+    }
   }
   const pid_t pid = fork();
   if (pid < 0) {
-    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]}) close(fd);
-    return Evaluation::failed(std::string("fork: ") + std::strerror(errno));
+    const std::string why = std::strerror(errno);
+    close_pipes();
+    return Evaluation::failed("fork: " + why);
   }
   if (pid == 0) {
-    // Child: own process group (so a timeout kills everything it started), pipes on stdin/stdout.
+    // Child: own process group (so a timeout or an interrupt kills everything it started), pipes on
+    // stdin/stdout/stderr.
     setpgid(0, 0);
     signal(SIGPIPE, SIG_DFL);
-    dup2(in_pipe[0], STDIN_FILENO);
-    dup2(out_pipe[1], STDOUT_FILENO);
+    dup2(pipes[0][0], STDIN_FILENO);
+    dup2(pipes[1][1], STDOUT_FILENO);
+    dup2(pipes[2][1], STDERR_FILENO);
     execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   setpgid(pid, pid);  // also in the parent: no race with the kill below
-  int to_child = in_pipe[1], from_child = out_pipe[0];
-  close(in_pipe[0]);
-  close(out_pipe[1]);
-  fcntl(to_child, F_SETFL, fcntl(to_child, F_GETFL) | O_NONBLOCK);
+  close_fd(pipes[0][0]);
+  close_fd(pipes[1][1]);
+  close_fd(pipes[2][1]);
+  int& to_child = pipes[0][1];
+  int& from_out = pipes[1][0];
+  int& from_err = pipes[2][0];
+  for (int fd : {to_child, from_out, from_err}) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  // The objective's end is its process's exit, not the end of its stdout: a background child may keep
+  // stdout open (and print later), which must neither hang the trial nor supply its value.
+  int exit_fd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));  // -1 without pidfd (Linux < 5.3): poll in steps
 
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_));
   auto ms_left = [&]() -> int {
@@ -121,58 +192,68 @@ Evaluation ExternalObjective::operator()(const Trial& trial) const {
     return left > 0 ? static_cast<int>(std::min<long long>(left, 1 << 30)) : 0;
   };
 
-  std::string output;
+  std::string output, errors;
   std::size_t written = 0;
-  bool timed_out = false;
-  char buf[65536];
-  while (from_child >= 0) {
-    pollfd fds[2];
-    int n = 0;
-    fds[n++] = {from_child, POLLIN, 0};
-    if (to_child >= 0) fds[n++] = {to_child, POLLOUT, 0};
-    const int wait_ms = ms_left();
+  bool exited = false, timed_out = false, interrupted = false;
+  std::string poll_error;
+  while (!exited) {
+    pollfd fds[5];
+    int n = 0, i_out = -1, i_err = -1, i_in = -1, i_exit = -1, i_stop = -1;
+    if (from_out >= 0) { i_out = n; fds[n++] = {from_out, POLLIN, 0}; }
+    if (from_err >= 0) { i_err = n; fds[n++] = {from_err, POLLIN, 0}; }
+    if (to_child >= 0) { i_in = n; fds[n++] = {to_child, POLLOUT, 0}; }
+    if (exit_fd >= 0) { i_exit = n; fds[n++] = {exit_fd, POLLIN, 0}; }
+    if (stop_fd() >= 0) { i_stop = n; fds[n++] = {stop_fd(), POLLIN, 0}; }
+    int wait_ms = ms_left();
     if (timeout_ > 0.0 && wait_ms == 0) { timed_out = true; break; }
-    const int rc = poll(fds, n, wait_ms);
+    if (exit_fd < 0) wait_ms = wait_ms < 0 ? 10 : std::min(wait_ms, 10);
+    const int rc = poll(fds, static_cast<nfds_t>(n), wait_ms);
     if (rc < 0 && errno == EINTR) continue;
-    if (rc == 0) { timed_out = true; break; }
-    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-      const ssize_t got = read(from_child, buf, sizeof(buf));
-      if (got > 0) {
-        output.append(buf, static_cast<std::size_t>(got));
-        if (output.size() > (1u << 20)) output.erase(0, output.size() - (1u << 16));  // keep the tail
-      } else if (got == 0 || errno != EINTR) {
-        close_fd(from_child);
-      }
-    }
-    if (n == 2 && (fds[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
+    if (rc < 0) { poll_error = std::string("poll: ") + std::strerror(errno); break; }
+    auto ready = [&](int i, short events) { return i >= 0 && (fds[i].revents & events); };
+    if (ready(i_out, POLLIN | POLLHUP | POLLERR)) read_available(from_out, output, kKeepOutput, -1, 1u << 20);
+    if (ready(i_err, POLLIN | POLLHUP | POLLERR)) read_available(from_err, errors, kKeepStderr, STDERR_FILENO, 1u << 20);
+    if (ready(i_in, POLLOUT | POLLERR | POLLHUP)) {
       const ssize_t put = write(to_child, input.data() + written, input.size() - written);
       if (put > 0) written += static_cast<std::size_t>(put);
       if (put < 0 && errno != EAGAIN && errno != EINTR) close_fd(to_child);  // EPIPE: not reading stdin
       if (written == input.size()) close_fd(to_child);
     }
+    if (ready(i_stop, POLLIN) || stop_requested()) { interrupted = true; break; }
+    exited = exit_fd >= 0 ? ready(i_exit, POLLIN) : has_exited(pid);
   }
-  close_fd(to_child);
-  close_fd(from_child);
-
-  // stdout closed; wait for the exit status within what remains of the timeout.
+  if (exited) {
+    // What it printed before exiting is in the pipes now; take that and nothing written later.
+    read_available(from_out, output, kKeepOutput, -1, 4u << 20);
+    read_available(from_err, errors, kKeepStderr, STDERR_FILENO, 4u << 20);
+  } else if (interrupted) {
+    // Ask politely, then (below) make sure: the objective may clean up within a short grace period.
+    kill(-pid, SIGTERM);
+    for (int waited = 0; waited < 2000 && !has_exited(pid); waited += 10) usleep(10000);
+  }
+  // Whatever is left of its process group goes: background children of a finished objective, everything
+  // on timeout or interrupt. The process itself is not reaped yet, so the group id is still ours.
+  kill(-pid, SIGKILL);
   int status = 0;
-  for (;;) {
-    if (timed_out) break;
-    const pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) break;
-    if (r < 0 && errno != EINTR) return Evaluation::failed(std::string("waitpid: ") + std::strerror(errno));
-    if (timeout_ > 0.0 && ms_left() == 0) { timed_out = true; break; }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  close_pipes();
+  close_fd(exit_fd);
+
+  const std::string why = stderr_line(errors);
+  auto with_stderr = [&](std::string reason) { return why.empty() ? reason : reason + ": " + why; };
+  if (interrupted) return Evaluation::stopped();
+  if (!poll_error.empty()) return Evaluation::failed(poll_error);
+  if (timed_out) return Evaluation::failed(with_stderr("timeout after " + format_number(timeout_) + " s (process group killed)"));
+  if (WIFSIGNALED(status)) return Evaluation::failed(with_stderr("killed by signal " + std::to_string(WTERMSIG(status))));
+  if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+    const int code = WEXITSTATUS(status);
+    // 126: found but not executable, 127: not found (sh's convention): no point can ever succeed.
+    if (code == 126 || code == 127) return Evaluation::not_runnable(with_stderr("exit status " + std::to_string(code)));
+    return Evaluation::failed(with_stderr("exit status " + std::to_string(code)));
   }
-  if (timed_out) {
-    kill(-pid, SIGKILL);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    return Evaluation::failed("timeout after " + format_number(timeout_) + " s (process group killed)");
-  }
-  if (WIFSIGNALED(status)) return Evaluation::failed("killed by signal " + std::to_string(WTERMSIG(status)));
-  if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-    return Evaluation::failed("exit status " + std::to_string(WEXITSTATUS(status)));
-  return parse_value_line(last_nonempty_line(output));
+  Evaluation ev = parse_value_line(last_nonempty_line(output));
+  if (!ev.value) ev.reason = with_stderr(ev.reason);
+  return ev;
 }
 
 }  // namespace kbo

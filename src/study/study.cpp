@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <set>
 #include <thread>
@@ -11,6 +12,7 @@
 #include "kbo/storage/heartbeat.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/storage/storage.hpp"
+#include "kbo/study/interrupt.hpp"
 
 namespace kbo {
 
@@ -110,9 +112,11 @@ void Study::strategy_data(const std::vector<Trial>& trials, bool minimize, Mat& 
   }
 }
 
-Trial Study::ask(Strategy& strategy, const std::string& worker) {
+Trial Study::ask(Strategy& strategy, const std::string& worker, double lease_seconds) {
+  if (!(lease_seconds >= 0.0) || !std::isfinite(lease_seconds))
+    throw InputError("the ask lease must be a finite number of seconds >= 0 (0: no lease)");
   const int dim = space_->dim();
-  return storage_->ask(
+  Trial t = storage_->ask(
       record_.name,
       [&](const std::vector<Trial>& trials) {
         Mat X, pending, failed;
@@ -124,18 +128,28 @@ Trial Study::ask(Strategy& strategy, const std::string& worker) {
         return x;
       },
       worker);
+  // A second statement: a crash in between leaves a trial without a lease, as asked trials were before.
+  if (lease_seconds > 0.0) {
+    t.lease_until = t.created_at + lease_seconds;
+    storage_->set_lease(record_.name, t.id, t.lease_until);
+  }
+  return t;
 }
 
-Trial Study::tell(int trial_id, double value) {
+Trial Study::tell(int trial_id, double value, bool force) {
   if (!std::isfinite(value))
     throw InputError("value of trial " + std::to_string(trial_id) +
                      " must be a finite number (report a failure with --failed REASON instead)");
-  return storage_->finish(record_.name, trial_id, TrialState::Complete, value, "");
+  return storage_->finish(record_.name, trial_id, TrialState::Complete, value, "", Teller{"", force});
 }
 
-Trial Study::fail(int trial_id, const std::string& reason) {
+Trial Study::fail(int trial_id, const std::string& reason, bool force) {
   return storage_->finish(record_.name, trial_id, TrialState::Failed, std::nullopt,
-                          reason.empty() ? std::string("failed") : reason);
+                          reason.empty() ? std::string("failed") : reason, Teller{"", force});
+}
+
+Trial Study::abandon(int trial_id, bool force) {
+  return storage_->finish(record_.name, trial_id, TrialState::Failed, std::nullopt, kAbandoned, Teller{"", force});
 }
 
 std::vector<Trial> Study::trials() const { return storage_->trials(record_.name); }
@@ -177,9 +191,12 @@ nlohmann::json Study::to_json() const {
     jt["value"] = t.value ? nlohmann::json(*t.value) : nlohmann::json(nullptr);
     jt["state"] = to_string(t.state);
     if (t.state == TrialState::Failed) jt["reason"] = t.reason;
+    if (t.state == TrialState::Pending) jt["phase"] = to_string(pending_phase(t));
     jt["worker"] = t.worker;
     jt["created_at"] = t.created_at;
     if (t.state != TrialState::Pending) jt["finished_at"] = t.finished_at;
+    if (t.state == TrialState::Pending && t.heartbeat_at > 0.0) jt["heartbeat_at"] = t.heartbeat_at;
+    if (t.state == TrialState::Pending && t.lease_until > 0.0) jt["lease_until"] = t.lease_until;
     if (t.retry_of >= 0) jt["retry_of"] = t.retry_of;
     arr.push_back(std::move(jt));
   }
@@ -205,8 +222,8 @@ namespace {
 struct BudgetTaken {};
 
 struct Tally {
-  int finished = 0;  // complete or failed, excluding lost-worker failures
-  int counted = 0;   // finished + pending
+  int finished = 0;  // complete or failed, excluding trials that were not evaluated (counts_toward_budget)
+  int counted = 0;   // finished + pending (running or queued; asked trials count once told)
   int waitable = 0;  // pending trials that will finish or be reaped (heartbeat) or claimed (unowned)
 };
 
@@ -214,6 +231,7 @@ Tally tally(const std::vector<Trial>& ts) {
   Tally c;
   for (const auto& t : ts) {
     if (!counts_toward_budget(t)) continue;
+    if (awaits_ask_tell(t)) continue;  // counts once told: the workers' budget does not wait for it
     ++c.counted;
     if (t.state != TrialState::Pending) ++c.finished;
     else if (t.heartbeat_at > 0.0 || t.worker.empty()) ++c.waitable;
@@ -229,6 +247,7 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
   if (budget && *budget < 0) throw InputError("the budget (number of trials) must be >= 0");
   if (options.max_trials < 0) throw InputError("--max-trials must be >= 0");
   if (options.stale_after < 0) throw InputError("--stale-after must be >= 0 seconds");
+  if (options.max_same_failures < 0) throw InputError("--fail-fast must be >= 0");
   if (!budget && options.max_trials == 0)
     throw InputError("study '" + record_.name + "' has no stored budget (it is set by `kbo optimize`): pass --max-trials N");
   double interval = options.heartbeat_interval;
@@ -243,7 +262,10 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
   };
   const int dim = space_->dim();
   std::vector<int> done;
+  int same_failures = 0;  // consecutive failures of this worker with the reason last_failure
+  std::string last_failure;
   for (;;) {
+    if (const int sig = stop_requested()) throw Interrupted(sig);
     if (options.max_trials > 0 && static_cast<int>(done.size()) >= options.max_trials) break;
     storage_->reap_lost(record_.name, options.stale_after, unix_now(), lost);
     std::optional<Trial> trial = storage_->claim_pending(record_.name, claimable, worker);
@@ -271,6 +293,10 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
         continue;
       }
     }
+    if (const int sig = stop_requested()) {
+      storage_->release(record_.name, trial->id, worker);
+      throw Interrupted(sig);
+    }
     storage_->heartbeat(record_.name, trial->id, worker);
     heartbeat.beat_for(trial->id);
     Evaluation ev;
@@ -280,14 +306,25 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
       ev = Evaluation::failed(std::string("objective threw: ") + e.what());
     }
     heartbeat.idle();
+    if (ev.interrupted || ev.cannot_run) {
+      // Says nothing about the point: hand the trial back (the next run evaluates it, same id) and stop.
+      storage_->release(record_.name, trial->id, worker);
+      if (ev.interrupted) throw Interrupted(stop_requested() ? stop_requested() : SIGINT);
+      throw ObjectiveFailing("the objective cannot be run (" + ev.reason + "); trial " + std::to_string(trial->id) +
+                             " was handed back and not counted: fix the command, then re-run to continue",
+                             /*repeated=*/false);
+    }
     Trial finished;
     try {
       finished = (ev.value && std::isfinite(*ev.value))
-                     ? tell(trial->id, *ev.value)
-                     : fail(trial->id, ev.value ? "non-finite value " + std::to_string(*ev.value) : ev.reason);
+                     ? storage_->finish(record_.name, trial->id, TrialState::Complete, *ev.value, "", Teller{worker})
+                     : storage_->finish(record_.name, trial->id, TrialState::Failed, std::nullopt,
+                                        ev.value ? "non-finite value " + std::to_string(*ev.value)
+                                                 : (ev.reason.empty() ? std::string("failed") : ev.reason),
+                                        Teller{worker});
     } catch (const InputError& e) {
-      // Given up as lost while we were evaluating (heartbeats stalled longer than stale_after): its point
-      // was re-offered as another trial, which counts instead of this result.
+      // Given up as lost while we were evaluating (heartbeats stalled longer than stale_after: its point
+      // was re-offered as another trial, which counts instead), or told by hand with `kbo tell --force`.
       std::fprintf(stderr, "kbo: result of trial %d dropped: %s\n", trial->id, e.what());
       continue;
     }
@@ -295,6 +332,18 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
     if (progress) {
       const auto ts = trials();
       progress(finished, tally(ts).finished, budget ? *budget : options.max_trials, best_of(ts, record_.minimize));
+    }
+    if (finished.state == TrialState::Complete) {
+      same_failures = 0;
+    } else {
+      same_failures = finished.reason == last_failure ? same_failures + 1 : 1;
+      last_failure = finished.reason;
+      if (options.max_same_failures > 0 && same_failures >= options.max_same_failures)
+        throw ObjectiveFailing("the objective failed " + std::to_string(same_failures) +
+                               " times in a row with the same reason (" + last_failure +
+                               "); stopped early. The failed trials count toward the budget: fix the objective, "
+                               "then re-run the same command to continue",
+                               /*repeated=*/true);
     }
   }
   return done;

@@ -50,6 +50,16 @@ pid_t wait_any(int& code) {
   return pid;
 }
 
+pid_t try_wait_any(int& code) {
+  int status = 0;
+  pid_t pid;
+  while ((pid = waitpid(-1, &status, WNOHANG)) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  if (pid > 0) code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return pid;
+}
+
 std::string shell_quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);

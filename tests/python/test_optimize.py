@@ -192,3 +192,31 @@ def test_keywords_are_typed_and_checked_like_flags():
     # Booleans, ints and dicts go through as values (no argv text): ard=False, seed as a numpy int.
     r = kbo.minimize(lambda x: float(x[0] ** 2), [(-1, 1)], ard=False, seed=np.int64(3), init=2, iters=1)
     assert len(r.trials) == 3
+
+
+def test_verbose_prints_a_progress_line_per_trial_on_stderr(capsys):
+    import re
+    seen = []
+    res = kbo.minimize(sphere, [(0, 1)], init=3, iters=2, seed=0, verbose=True,
+                       callback=lambda t, finished, total, best: seen.append(t.id))
+    err = capsys.readouterr().err.splitlines()
+    assert seen == [0, 1, 2, 3, 4]  # the user's callback still runs
+    assert len(err) == 5
+    for i, line in enumerate(err):
+        m = re.fullmatch(r"\[(\d)/5\] trial (\d) complete (\S+) in \S+ s \| elapsed \d\d:\d\d.* \| best (\S+) \(trial (\d)\)",
+                         line)
+        assert m, line
+        assert int(m.group(1)) == i + 1 and int(m.group(2)) == i
+        assert float(m.group(3)) == pytest.approx(res.values[i], rel=1e-5)
+        best = int(np.argmin(res.values[: i + 1]))
+        assert int(m.group(5)) == best and float(m.group(4)) == pytest.approx(res.values[best], rel=1e-5)
+    assert "ETA" in err[0] and "ETA" not in err[-1]
+    # Resumed on the same study: counts continue from the trials already finished.
+    study = res.study
+    study.optimize(sphere, n_trials=1, verbose=True)
+    assert capsys.readouterr().err.startswith("[6/6] trial 5 complete ")
+    # Default: silent.
+    kbo.minimize(sphere, [(0, 1)], init=2, iters=0, seed=0)
+    assert capsys.readouterr().err == ""
+    with pytest.raises(ValueError, match="verbose"):
+        kbo.minimize(sphere, [(0, 1)], init=2, iters=0, verbose="yes")

@@ -220,7 +220,7 @@ TEST_P(StorageContract, StaleHeartbeatsAreReapedAndTheirPointsReofferedOnce) {
   ASSERT_TRUE(storage->heartbeat("s", a.id, "wa"));
   ASSERT_TRUE(storage->heartbeat("s", b.id, "wb"));
   EXPECT_FALSE(storage->heartbeat("s", a.id, "someone-else"));  // only the owner beats
-  study.tell(b.id, 1.0);
+  storage->finish("s", b.id, TrialState::Complete, 1.0, "", Teller{"wb"});
   EXPECT_FALSE(storage->heartbeat("s", b.id, "wb"));  // finished
   const double beat = study.trials()[a.id].heartbeat_at;
   EXPECT_GT(beat, 0.0);
@@ -259,6 +259,48 @@ TEST_P(StorageContract, StaleHeartbeatsAreReapedAndTheirPointsReofferedOnce) {
   ASSERT_EQ(by_predicate.size(), 1u);
   EXPECT_EQ(by_predicate[0].id, 4);
   EXPECT_EQ(by_predicate[0].retry_of, 3);
+}
+
+TEST_P(StorageContract, LeasesReleasesAndWhoMayFinishAreKeptByEveryBackend) {
+  auto storage = make(GetParam(), dir_);
+  Study study = Study::create_or_open(storage, box_record("s"));
+  IndexStrategy strat;
+  const Trial asked = study.ask(strat, "ask@h:1", 100.0);
+  EXPECT_NEAR(connect()->trials("s")[asked.id].lease_until, asked.created_at + 100.0, 1e-3);
+  EXPECT_EQ(pending_phase(asked), PendingPhase::Asked);
+  // The lease is the asked trial's only way to be given up.
+  EXPECT_TRUE(storage->reap_lost("s", 1.0, asked.created_at + 50.0, [](const Trial&) { return true; }).empty());
+  const auto retries = storage->reap_lost("s", 1.0, asked.created_at + 101.0, {});
+  ASSERT_EQ(retries.size(), 1u);
+  EXPECT_EQ(retries[0].retry_of, asked.id);
+  auto ts = connect()->trials("s");
+  EXPECT_EQ(ts[asked.id].state, TrialState::Failed);
+  EXPECT_EQ(ts[asked.id].reason, kLeaseExpired);
+  EXPECT_EQ(ts[retries[0].id].x, asked.x);
+  EXPECT_EQ(ts[retries[0].id].lease_until, 0.0);
+  EXPECT_FALSE(storage->set_lease("s", asked.id, 1.0));  // not pending any more
+
+  // A running trial: only its worker finishes it, unless forced; its worker can hand it back.
+  const Trial run = study.ask(strat, "worker@h:2");
+  ASSERT_TRUE(storage->heartbeat("s", run.id, "worker@h:2"));
+  EXPECT_THROW(connect()->finish("s", run.id, TrialState::Complete, 1.0, "", Teller{}), InputError);
+  EXPECT_FALSE(storage->release("s", run.id, "worker@h:3"));
+  EXPECT_TRUE(storage->release("s", run.id, "worker@h:2"));
+  ts = connect()->trials("s");
+  EXPECT_EQ(ts[run.id].worker, "");
+  EXPECT_EQ(ts[run.id].heartbeat_at, 0.0);
+  EXPECT_EQ(pending_phase(ts[run.id]), PendingPhase::Queued);
+  EXPECT_EQ(study.to_json()["trials"][run.id]["phase"], "queued");
+  // Trials 1 (the re-offer) and 2 (handed back) are queued: the lowest is claimed first.
+  ASSERT_EQ(retries[0].id, 1);
+  ASSERT_EQ(run.id, 2);
+  const auto claimed = storage->claim_pending("s", [](const Trial& t) { return t.worker.empty(); }, "worker@h:4");
+  ASSERT_TRUE(claimed.has_value());
+  EXPECT_EQ(claimed->id, 1);
+  EXPECT_THROW(study.tell(1, 2.0), InputError);  // running under worker@h:4 now
+  EXPECT_EQ(study.tell(1, 2.0, /*force=*/true).value, 2.0);
+  EXPECT_EQ(study.abandon(2).reason, kAbandoned);  // queued: no one runs it
+  EXPECT_FALSE(counts_toward_budget(connect()->trials("s")[2]));
 }
 
 TEST_P(StorageContract, WorkersOnSeparateConnectionsShareTheBudgetExactly) {

@@ -7,6 +7,7 @@
 //   1  studies(name, direction, space, config, created_at), trials(number, x, value, state, reason,
 //      worker, created_at, finished_at)
 //   2  + studies.budget, trials.heartbeat_at, trials.retry_of (workers, heartbeats, lost-worker retries)
+//   3  + trials.lease_until (leases of trials handed out by `kbo ask`)
 // Opening migrates an older schema in place (one transaction); a schema newer than kSchemaVersion is
 // refused with an InputError asking for a newer kbo, so an old kbo never writes rows it does not understand.
 #include <functional>
@@ -21,7 +22,14 @@
 namespace kbo {
 
 /// The schema version this build writes (and the newest it can read).
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
+
+/// Who records the result of a trial (Storage::finish): the worker running it, or someone else (`kbo tell`,
+/// worker ""). A trial running under a worker may be finished only by that worker, unless `force`.
+struct Teller {
+  std::string worker;
+  bool force = false;
+};
 
 class Storage {
  public:
@@ -49,9 +57,18 @@ class Storage {
                                              const std::string& worker) = 0;
 
   /// In one write transaction: a pending trial becomes complete (value set) or failed (reason set).
-  /// InputError if the trial does not exist or is not pending.
+  /// InputError (check_finishable) if the trial does not exist, is not pending, or is running under a
+  /// worker other than `by.worker` and not `by.force`.
   virtual Trial finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
-                       const std::string& reason) = 0;
+                       const std::string& reason, const Teller& by) = 0;
+
+  /// Sets lease_until of a pending trial (one handed out by `kbo ask`): after that Unix time reap_lost
+  /// gives it up (kLeaseExpired) and re-offers its point. Returns false if the trial is not pending.
+  virtual bool set_lease(const std::string& study, int trial_id, double lease_until) = 0;
+
+  /// One statement: if the trial is pending and owned by `worker`, it loses its owner, heartbeat and lease
+  /// (PendingPhase::Queued): the next worker or run claims it, same id, same point. Returns whether it did.
+  virtual bool release(const std::string& study, int trial_id, const std::string& worker) = 0;
 
   /// Sets heartbeat_at = now on trial `trial_id` if it is still pending and owned by `worker`; returns
   /// false otherwise (it was finished or given up as lost). One statement: it never waits for the study
@@ -60,10 +77,11 @@ class Storage {
   virtual bool heartbeat(const std::string& study, int trial_id, const std::string& worker) = 0;
 
   /// In one write transaction: every pending trial that has a heartbeat and either (stale_after > 0 and
-  /// now − heartbeat_at > stale_after) or lost(trial) becomes failed with reason kWorkerLost, and a new
-  /// pending trial at the same point is inserted with no owner (worker "", no heartbeat) and
-  /// retry_of = the lost trial's id. Returns the new trials. Trials without a heartbeat (`kbo ask`) are
-  /// never reaped.
+  /// now − heartbeat_at > stale_after) or lost(trial) becomes failed with reason kWorkerLost, every pending
+  /// trial without a heartbeat whose lease ran out (0 < lease_until < now) becomes failed with reason
+  /// kLeaseExpired, and for each a new pending trial at the same point is inserted with no owner (worker "",
+  /// no heartbeat) and retry_of = the given-up trial's id. Returns the new trials. Trials without a
+  /// heartbeat and without a lease (`kbo ask --ask-timeout 0`, Python asks) are never reaped.
   virtual std::vector<Trial> reap_lost(const std::string& study, double stale_after, double now,
                                        const TrialPredicate& lost) = 0;
 
@@ -114,6 +132,16 @@ std::string storage_url_forms();
 
 /// InputError for a stored schema newer than this build's kSchemaVersion (`url` names the storage).
 void check_schema_version(int stored, const std::string& url);
+
+/// The rules of Storage::finish, shared by every backend: InputError unless `t` (the stored trial `trial_id`
+/// of `study`; nullopt if there is none, `n_trials` trials exist) is pending and, when it is running under a
+/// worker, `by` is that worker or forces it.
+void check_finishable(const std::optional<Trial>& t, int trial_id, int n_trials, const std::string& study,
+                      const Teller& by, double now);
+
+/// Why reap_lost gives up the pending trial `t` at time `now`: kWorkerLost (it has a heartbeat, older than
+/// stale_after > 0, or lost(t)), kLeaseExpired (no heartbeat, 0 < lease_until < now), else nullptr (keep it).
+const char* given_up_reason(const Trial& t, double stale_after, double now, const Storage::TrialPredicate& lost);
 
 /// Current Unix time in seconds.
 double unix_now();

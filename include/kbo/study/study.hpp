@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,12 +26,31 @@ std::string describe_space_json(const nlohmann::json& j);
 
 class Storage;
 
-/// Result of evaluating one trial: a finite value, or a failure reason.
+/// Result of evaluating one trial: a finite value, or a failure reason. Two outcomes say nothing about the
+/// point, so the trial is handed back to the study (not counted, re-run by the next run) and the loop stops:
+/// the objective could not be run at all (`cannot_run`, e.g. command not found), or a stop was requested
+/// while it ran (`interrupted`).
 struct Evaluation {
   std::optional<double> value;
   std::string reason;
+  bool cannot_run = false;
+  bool interrupted = false;
   static Evaluation ok(double v) { return {v, {}}; }
   static Evaluation failed(std::string why) { return {std::nullopt, std::move(why)}; }
+  static Evaluation not_runnable(std::string why) { return {std::nullopt, std::move(why), true, false}; }
+  static Evaluation stopped() { return {std::nullopt, "interrupted", false, true}; }
+};
+
+/// Thrown by Study::work when the objective cannot be run (Evaluation::cannot_run; the trial is handed back,
+/// uncounted) or failed `max_same_failures` times in a row with the same reason. what() names the reason.
+class ObjectiveFailing : public std::runtime_error {
+ public:
+  ObjectiveFailing(const std::string& what, bool repeated) : std::runtime_error(what), repeated_(repeated) {}
+  /// True for max_same_failures identical failures (recorded, counted); false for cannot_run (handed back).
+  bool repeated() const { return repeated_; }
+
+ private:
+  bool repeated_;
 };
 using TrialObjective = std::function<Evaluation(const Trial& trial)>;
 
@@ -52,6 +72,9 @@ struct WorkOptions {
   double heartbeat_interval = 0.0;
   /// Seconds between polls while the budget is taken by other workers' pending trials.
   double poll_interval = 0.2;
+  /// Stop (ObjectiveFailing) after this many consecutive failures of this worker with the same reason
+  /// (0 = never). The failed trials stay failed and count toward the budget.
+  int max_same_failures = 0;
 };
 
 /// The settings that differ between a stored strategy config and a new one, one "key old -> new" entry
@@ -79,12 +102,17 @@ class Study {
 
   /// Creates a pending trial at the strategy's suggestion. The storage serialises concurrent askers
   /// (the suggestion is computed inside the write transaction), so they never share a trial and each
-  /// sees the others' pending points.
-  Trial ask(Strategy& strategy, const std::string& worker);
-  /// Completes a pending trial with a finite value (in the study's direction); InputError otherwise.
-  Trial tell(int trial_id, double value);
-  /// Marks a pending trial failed with a reason.
-  Trial fail(int trial_id, const std::string& reason);
+  /// sees the others' pending points. With lease_seconds > 0 the trial is given up (kLeaseExpired, its
+  /// point re-offered) by the first worker loop that runs after the lease ends without a tell.
+  Trial ask(Strategy& strategy, const std::string& worker, double lease_seconds = 0.0);
+  /// Completes a pending trial with a finite value (in the study's direction); InputError otherwise, and
+  /// for a trial running under a worker (PendingPhase::Running) unless `force`.
+  Trial tell(int trial_id, double value, bool force = false);
+  /// Marks a pending trial failed with a reason (same rules as tell).
+  Trial fail(int trial_id, const std::string& reason, bool force = false);
+  /// Gives up a pending trial by hand (failed kAbandoned: not counted, its point not re-offered); same rules
+  /// as tell.
+  Trial abandon(int trial_id, bool force = false);
 
   /// Stores the study's budget (finished trials in all), as `kbo optimize` does, so that `kbo worker`
   /// processes on the study know when to stop. InputError if budget < 0.
@@ -97,7 +125,8 @@ class Study {
 
   /// The `kbo optimize --json` / `kbo show --json` object: study, direction, space, budget, best_value,
   /// best_x, best_trial, n_trials, n_complete, n_failed, n_pending,
-  /// trials [{id, x, value, state, (reason), worker, created_at, (finished_at), (retry_of)}].
+  /// trials [{id, x, value, state, (reason), (phase: running|asked|queued, pending trials), worker,
+  /// created_at, (finished_at), (heartbeat_at), (lease_until), (retry_of)}].
   nlohmann::json to_json() const;
 
   /// Runs ask → evaluate → tell until `n_total` trials are finished (complete or failed). First
@@ -113,11 +142,15 @@ class Study {
   ///  2. claim the lowest unowned pending trial, or a trial left pending by a dead `optimize@THIS_HOST`
   ///     process (kill -9 resume: same id, same point);
   ///  3. else ask a new trial — inside the ask transaction, only while fewer than `budget` trials count
-  ///     (finished or pending), so N workers never overshoot the budget;
+  ///     (finished, running or queued; trials handed out by `kbo ask` count once told), so N workers never
+  ///     overshoot the budget;
   ///  4. else, if pending trials with heartbeats remain (others' work that may still be lost), poll;
   ///     otherwise stop.
   /// The running trial heart-beats from a background thread. A result whose trial was meanwhile given
   /// up as lost is dropped (a warning on stderr). Returns the ids this call evaluated.
+  /// A stop request (interrupt.hpp) or an Evaluation that cannot_run hands the running trial back
+  /// (Storage::release) and throws Interrupted / ObjectiveFailing; so does the max_same_failures-th
+  /// identical failure in a row (after recording it).
   std::vector<int> work(Strategy& strategy, const TrialObjective& objective, const std::string& worker,
                         const WorkOptions& options, const ProgressFn& progress = {});
 

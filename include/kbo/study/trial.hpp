@@ -31,15 +31,49 @@ struct Trial {
   double finished_at = 0.0;     // 0 while pending
   double heartbeat_at = 0.0;    // last heartbeat of its worker (Unix time); 0 = the trial has no heartbeat
                                 // (e.g. from `kbo ask`) and is never given up as lost
+  double lease_until = 0.0;     // asked trials (`kbo ask --ask-timeout`): Unix time after which the trial is
+                                // given up (kLeaseExpired) and its point re-offered; 0 = no lease
   int retry_of = -1;            // >= 0: this trial re-offers the point of that trial, whose worker was lost
 };
 
 /// Reason of a trial whose worker stopped heart-beating (or died on this host) while it was pending.
 /// Such a trial does not count toward the budget: its point is re-offered as a new trial.
 inline constexpr const char* kWorkerLost = "worker lost";
+/// Reason of an asked trial whose lease ran out before anyone told its result (re-offered like kWorkerLost).
+inline constexpr const char* kLeaseExpired = "ask lease expired";
+/// Reason of a pending trial given up by hand (`kbo pending --abandon`): not counted, not re-offered.
+inline constexpr const char* kAbandoned = "abandoned";
 
-/// True unless the trial failed because its worker was lost (see kWorkerLost).
-inline bool counts_toward_budget(const Trial& t) { return !(t.state == TrialState::Failed && t.reason == kWorkerLost); }
+/// False for trials that failed without being evaluated (worker lost, lease expired, abandoned): they
+/// neither count toward the budget nor mark their point as failed.
+inline bool counts_toward_budget(const Trial& t) {
+  return !(t.state == TrialState::Failed &&
+           (t.reason == kWorkerLost || t.reason == kLeaseExpired || t.reason == kAbandoned));
+}
+
+/// What a pending trial is waiting for.
+enum class PendingPhase {
+  Running,  // a worker (`kbo optimize`, `kbo worker`) evaluates it and heart-beats; only it may tell the result
+  Asked,    // handed out by an ask (`kbo ask`, Python Study.ask) and not heart-beating: waits for a tell
+  Queued,   // no owner (re-offered, or handed back by an interrupted run): the next worker or run takes it
+};
+template <>
+struct EnumNames<PendingPhase> {
+  static constexpr std::array<std::pair<PendingPhase, const char*>, 3> table{
+      {{PendingPhase::Running, "running"}, {PendingPhase::Asked, "asked"}, {PendingPhase::Queued, "queued"}}};
+};
+inline std::string to_string(PendingPhase p) { return enum_name(p); }
+/// The phase of a pending trial (meaningless for finished ones).
+inline PendingPhase pending_phase(const Trial& t) {
+  if (t.worker.empty()) return PendingPhase::Queued;
+  return t.heartbeat_at > 0.0 ? PendingPhase::Running : PendingPhase::Asked;
+}
+
+/// A pending trial from `kbo ask` or Python's Study.ask (worker "ask@…", no heartbeat): it counts toward a
+/// run's budget only once told, so a forgotten ask never keeps `kbo optimize` from meeting its budget.
+inline bool awaits_ask_tell(const Trial& t) {
+  return t.state == TrialState::Pending && t.heartbeat_at <= 0.0 && t.worker.rfind("ask@", 0) == 0;
+}
 
 /// What a study is: its identity (name), the meaning of its points (space) and values (direction),
 /// and the strategy configuration that `kbo ask` uses to suggest points.

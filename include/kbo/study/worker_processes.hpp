@@ -22,6 +22,10 @@ int wait_process(pid_t pid);
 /// kill(pid, 0), so other workers could not recognise its trial as lost until --stale-after.
 pid_t wait_any(int& code);
 
+/// As wait_any without blocking: the pid of a child that has exited (its code in `code`), 0 if none has
+/// exited yet, -1 if there are no children.
+pid_t try_wait_any(int& code);
+
 /// Quotes `s` for sh -c ('…' with embedded quotes escaped).
 std::string shell_quote(const std::string& s);
 

@@ -1,0 +1,149 @@
+// Printing studies: tables, CSV and the end-of-run summary (see study_output.hpp).
+#include "study_output.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "kbo/study/study.hpp"
+
+namespace kbo::cli {
+
+namespace {
+
+std::string fmt_value(const nlohmann::json& v) {
+  if (v.is_null()) return "-";
+  std::ostringstream out;
+  out.precision(8);
+  out << v.get<double>();
+  return out.str();
+}
+
+std::string fmt_x(const nlohmann::json& x) {
+  std::ostringstream out;
+  out.precision(6);
+  out << "[";
+  for (std::size_t i = 0; i < x.size(); ++i) out << (i ? ", " : "") << x[i].get<double>();
+  out << "]";
+  return out.str();
+}
+
+/// The state column: pending trials show what they wait for (running, asked, queued).
+std::string state_word(const nlohmann::json& t) {
+  return t.contains("phase") ? t["phase"].get<std::string>() : t["state"].get<std::string>();
+}
+
+void print_header(std::ostream& out, const nlohmann::json& s) {
+  out << "study '" << s["study"].get<std::string>() << "' in " << s["storage"].get<std::string>() << " ("
+      << s["direction"].get<std::string>() << ", " << describe_space_json(s["space"]) << ")\n";
+}
+
+void print_rows(std::ostream& out, const nlohmann::json& s, const std::vector<nlohmann::json>& rows) {
+  char line[256];
+  std::snprintf(line, sizeof line, "%6s  %-9s %16s  %s\n", "trial", "state", "value", "x");
+  out << line;
+  const nlohmann::json best_id = s["best_trial"];
+  for (const auto& t : rows) {
+    const bool is_best = !best_id.is_null() && t["id"] == best_id;
+    std::snprintf(line, sizeof line, "%5d%s  %-9s %16s  ", t["id"].get<int>(), is_best ? "*" : " ",
+                  state_word(t).c_str(), fmt_value(t["value"]).c_str());
+    out << line << fmt_x(t["x"]);
+    if (t.contains("reason")) out << "  (" << t["reason"].get<std::string>() << ")";
+    out << "\n";
+  }
+}
+
+void print_counts_and_best(std::ostream& out, const nlohmann::json& s) {
+  out << s["n_trials"].get<int>() << " trials: " << s["n_complete"].get<int>() << " complete, "
+      << s["n_failed"].get<int>() << " failed, " << s["n_pending"].get<int>() << " pending";
+  std::map<std::string, int> phases;
+  for (const auto& t : s["trials"])
+    if (t.contains("phase")) ++phases[t["phase"].get<std::string>()];
+  if (!phases.empty()) {
+    std::string list;
+    for (const auto& [phase, n] : phases) list += (list.empty() ? "" : ", ") + std::to_string(n) + " " + phase;
+    out << " (" << list << ")";
+  }
+  out << "\n";
+  const nlohmann::json best_id = s["best_trial"];
+  if (best_id.is_null()) out << "no complete trial yet\n";
+  else out << "best: trial " << best_id.get<int>() << ", value " << fmt_value(s["best_value"]) << " at x = "
+           << fmt_x(s["best_x"]) << "\n";
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string csv_number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<nlohmann::json> select_trials(const nlohmann::json& study, TrialOrder order, int top) {
+  std::vector<nlohmann::json> rows(study["trials"].begin(), study["trials"].end());
+  if (order == TrialOrder::Value) {
+    const bool minimize = study["direction"] == "minimize";
+    auto rank = [](const nlohmann::json& t) {
+      const std::string state = t["state"].get<std::string>();
+      return state == "complete" ? 0 : state == "failed" ? 1 : 2;
+    };
+    std::stable_sort(rows.begin(), rows.end(), [&](const nlohmann::json& a, const nlohmann::json& b) {
+      if (rank(a) != rank(b)) return rank(a) < rank(b);
+      if (rank(a) != 0) return false;  // stable: by id
+      const double va = a["value"].get<double>(), vb = b["value"].get<double>();
+      return minimize ? va < vb : va > vb;
+    });
+  }
+  if (top > 0 && static_cast<int>(rows.size()) > top) rows.resize(static_cast<std::size_t>(top));
+  return rows;
+}
+
+void print_study_table(std::ostream& out, const nlohmann::json& s, const std::vector<nlohmann::json>& rows) {
+  print_header(out, s);
+  print_rows(out, s, rows);
+  print_counts_and_best(out, s);
+}
+
+void print_study_csv(std::ostream& out, const nlohmann::json& s, const std::vector<nlohmann::json>& rows) {
+  const std::size_t dim = s["trials"].empty() ? 0 : s["trials"][0]["x"].size();
+  out << "id,state,value";
+  for (std::size_t i = 0; i < dim; ++i) out << ",x" << i;
+  out << ",reason,worker\n";
+  for (const auto& t : rows) {
+    out << t["id"].get<int>() << "," << state_word(t) << ","
+        << (t["value"].is_null() ? std::string() : csv_number(t["value"].get<double>()));
+    for (const auto& xi : t["x"]) out << "," << csv_number(xi.get<double>());
+    out << "," << csv_field(t.contains("reason") ? t["reason"].get<std::string>() : std::string()) << ","
+        << csv_field(t["worker"].get<std::string>()) << "\n";
+  }
+}
+
+void print_run_summary(std::ostream& out, const nlohmann::json& s, int top, const std::string& show_all) {
+  print_header(out, s);
+  std::vector<nlohmann::json> best;
+  for (const auto& t : select_trials(s, TrialOrder::Value, 0))
+    if (t["state"] == "complete" && static_cast<int>(best.size()) < top) best.push_back(t);
+  if (!best.empty()) {
+    if (s["n_complete"].get<int>() > top) out << "top " << top << " of " << s["n_complete"].get<int>() << " complete trials:\n";
+    print_rows(out, s, best);
+  }
+  print_counts_and_best(out, s);
+  const nlohmann::json* last_failed = nullptr;
+  for (const auto& t : s["trials"])
+    if (t["state"] == "failed") last_failed = &t;
+  if (last_failed)
+    out << "last failure: trial " << (*last_failed)["id"].get<int>() << " ("
+        << (*last_failed)["reason"].get<std::string>() << ")\n";
+  if (static_cast<int>(best.size()) < s["n_trials"].get<int>() && !show_all.empty())
+    out << "every trial: " << show_all << "\n";
+}
+
+}  // namespace kbo::cli

@@ -1,0 +1,39 @@
+// Rules every storage backend applies inside its transactions (see storage.hpp): who may record a trial's
+// result (finish) and which pending trials are given up (reap_lost).
+#include <cmath>
+
+#include "kbo/core/error.hpp"
+#include "kbo/storage/storage.hpp"
+
+namespace kbo {
+
+void check_finishable(const std::optional<Trial>& t, int trial_id, int n_trials, const std::string& study,
+                      const Teller& by, double now) {
+  const std::string which = "trial " + std::to_string(trial_id) + " of study '" + study + "'";
+  if (!t)
+    throw InputError("study '" + study + "' has no trial " + std::to_string(trial_id) + " (ids 0.." +
+                     std::to_string(n_trials - 1) + ")");
+  if (t->state != TrialState::Pending) {
+    if (t->reason == kLeaseExpired)
+      throw InputError(which + " was given up when its ask lease expired (--ask-timeout) and its point was "
+                               "re-offered as a new trial; ask again (or use a longer --ask-timeout)");
+    throw InputError(which + " is already " + to_string(t->state) +
+                     (t->state == TrialState::Failed ? " (" + t->reason + ")" : std::string()) +
+                     " (only pending trials can be told)");
+  }
+  if (by.force || pending_phase(*t) != PendingPhase::Running || t->worker == by.worker) return;
+  std::string since;
+  if (t->heartbeat_at > 0.0)
+    since = ", last heartbeat " + std::to_string(static_cast<long long>(std::lround(now - t->heartbeat_at))) + " s ago";
+  throw InputError(which + " is running under " + t->worker + since +
+                   ", which will record its result (`kbo tell --force` records yours instead and drops the worker's)");
+}
+
+const char* given_up_reason(const Trial& t, double stale_after, double now, const Storage::TrialPredicate& lost) {
+  if (t.state != TrialState::Pending) return nullptr;
+  if (t.heartbeat_at > 0.0)
+    return (stale_after > 0.0 && now - t.heartbeat_at > stale_after) || (lost && lost(t)) ? kWorkerLost : nullptr;
+  return t.lease_until > 0.0 && now > t.lease_until ? kLeaseExpired : nullptr;
+}
+
+}  // namespace kbo
