@@ -51,6 +51,21 @@ int run_options(int argc, char** argv) {
     out << "| `--" << spec.name << "` | " << kind_name(spec.kind) << " | " << (spec.in_config ? "`" + key + "`" : "— (flag only)")
         << " | " << escape(spec.help) << " |\n";
   }
+  out << "\n## Storage, config files and exit codes\n\n"
+         "- `storage`: `memory`, `sqlite:PATH` (relative or absolute), `sqlite:///ABSOLUTE/PATH`, a plain file path "
+         "such as `study.db` (SQLite; Python's `storage=` takes the same), or a PostgreSQL URL. `sqlite://NAME` (a host "
+         "part) and other shapes are refused with the allowed ones. `kbo show` opens the database read-only: it "
+         "creates no file and works on read-only media; `tell` and `worker` need an existing file.\n"
+         "- A PostgreSQL server that goes away mid-run (a restart) is waited for with backoff (0.1 s doubling to "
+         "5 s) for at most 60 s per operation; then the command stops with exit code 74.\n"
+         "- `--config FILE` (TOML): any option above by its key; flags override it; every unknown key is reported "
+         "at once with the closest known one. Relative paths are relative to the file: `storage` names a file next "
+         "to it and `objective` runs in its directory. `options` may be TOML tables (`[options.bo]`) or JSON text.\n"
+         "- Resuming a study with other settings prints which stored settings changed; re-running a finished study "
+         "prints that its budget is met and how far to raise `--iters`.\n"
+         "- Exit codes: 0 done; 1 error; 2 bad input (one line naming the flag, key or file, and what is allowed); "
+         "74 storage I/O error (disk full, file-size limit, I/O error, PostgreSQL unreachable for more than 60 s) — "
+         "committed trials are kept and re-running the same command resumes. `kbo --version` prints the version.\n";
   out << "\n## Which options each strategy honours\n\n" << strategy_options_table()
       << "\nWithin a strategy, some options depend on another choice: `beta` and `beta_schedule` are used by the "
          "acquisition `ucb` only (and `beta` only with `beta_schedule constant`), `invariant_kernel` only with an "

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 #include <iostream>
@@ -20,6 +21,13 @@ namespace kbo::cli {
 
 /// Thrown after --help was printed; main exits 0.
 struct HelpShown {};
+
+/// The flags a StudyOptionParser registered: the option table checks their values itself (with its own
+/// ranges: a tell --value may be negative), so require_non_negative_numbers leaves them alone.
+inline std::set<const CLI::Option*>& table_options() {
+  static std::set<const CLI::Option*> options;
+  return options;
+}
 
 /// One line naming every argument `app` did not expect, with the closest flag for each unknown one.
 inline std::string unexpected_arguments(const CLI::App& app) {
@@ -58,7 +66,7 @@ inline void require_non_negative_numbers(CLI::App& app) {
       "", "non-negative");
   for (CLI::Option* opt : app.get_options()) {
     const std::string type = opt->get_type_name();
-    if (type == "INT" || type == "UINT" || type == "FLOAT") opt->check(non_negative);
+    if ((type == "INT" || type == "UINT" || type == "FLOAT") && !table_options().count(opt)) opt->check(non_negative);
   }
 }
 

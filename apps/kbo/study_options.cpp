@@ -1,6 +1,8 @@
 // Shared study options: CLI flags and TOML keys from one table (see study_options.hpp).
 #include "study_options.hpp"
 
+#include "command.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -159,6 +161,7 @@ StudyOptionParser::StudyOptionParser(CLI::App& app, unsigned groups) : app_(app)
                                   : spec.kind == OptionKind::Double ? "FLOAT"
                                   : spec.kind == OptionKind::Json   ? "JSON"
                                                                     : "TEXT");
+    table_options().insert(e->option);
   }
 }
 
@@ -223,8 +226,8 @@ bool say_if_budget_met(const Study& study, int n_init, int iters) {
 
 void require_persistent_storage(const StudyOptions& o) {
   if (o.storage == "memory")
-    throw InputError("--storage is required: this command works on a stored study (sqlite:PATH, a file path such as "
-                     "study.db, or postgresql://USER@HOST:PORT/DB; memory storage ends with each process)");
+    throw InputError("--storage is required: this command works on a stored study (--storage sqlite:PATH, a file path "
+                     "such as study.db, or postgresql://USER@HOST:PORT/DB; memory storage ends with each process)");
 }
 
 }  // namespace kbo::cli

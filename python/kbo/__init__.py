@@ -78,10 +78,12 @@ class Result:
 class Study:
     """A named, persistent sequence of trials with ask/tell, the same object as the CLI's studies.
 
-    Study(storage=None, name="default", bounds=None, *, direction=None, problem=None, **options)
+    Study(storage=None, name=None, bounds=None, *, direction=None, problem=None, **options)
 
-    storage: None (in memory, this object only), "sqlite:PATH" (or a path), shared with `kbo optimize/ask/
-    tell/show --storage sqlite:PATH --study NAME`. With bounds ((D, 2) array of [lower, upper]) or problem
+    storage: None (in memory, this object only), "sqlite:PATH" (or a file path such as "s.db"; malformed
+    shapes raise kbo.InputError naming the allowed ones), shared with `kbo optimize/ask/tell/show --storage
+    sqlite:PATH --study NAME`; name: the study's name ("default"). Left out, both come from config= if it
+    sets them (relative paths in a config file are relative to the file). With bounds ((D, 2) array of [lower, upper]) or problem
     (a built-in problem name or kbo.Problem) the study is created if absent (direction default
     "minimize"); without them an existing study is opened with its stored configuration, which the given
     options override (as `kbo ask`). options: the CLI's study options with '_' for '-': kernel, ard, acq,
@@ -89,9 +91,15 @@ class Study:
     invariant_kernel, space ("box" | "set"), set_size, set_kernel, set_L, options (dict), config (TOML file).
     """
 
-    def __init__(self, storage: Any = None, name: str = "default", bounds: Any = None, *,
+    def __init__(self, storage: Any = None, name: Optional[str] = None, bounds: Any = None, *,
                  direction: Optional[str] = None, problem: Union[str, Problem, None] = None, **options: Any):
-        kwargs: Dict[str, Any] = dict(storage=storage_url(storage), study=str(name))
+        # storage and name left out defer to a config file's (whose relative paths are relative to it);
+        # without one they are memory and "default".
+        kwargs: Dict[str, Any] = {}
+        if storage is not None or "config" not in options:
+            kwargs["storage"] = storage_url(storage)
+        if name is not None or "config" not in options:
+            kwargs["study"] = "default" if name is None else str(name)
         if bounds is not None and problem is not None:
             raise ValueError("give bounds or problem, not both (a problem has its own bounds)")
         if bounds is not None:
@@ -262,7 +270,7 @@ def _run(direction: str, f: Callable[[np.ndarray], float], bounds: Any, iters: O
         problem_arg = f
     # Only what the caller gave goes to the study: an option given explicitly that the strategy does not use
     # is an error, so defaults are never passed (they are the library's).
-    s = Study(storage, "default" if study is None else study, bounds, direction=direction, problem=problem_arg,
+    s = Study(storage, study, bounds, direction=direction, problem=problem_arg,
               iters=iters, **options)
     # As `kbo optimize`: run until init + iters trials are finished (a re-run on the same storage resumes).
     return s.optimize(f, n_total=s._s.n_init + s._s.iters, callback=callback, verbose=verbose)

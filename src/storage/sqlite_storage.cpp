@@ -225,8 +225,7 @@ void SqliteStorage::open_read_write(bool create, int busy_timeout_ms) {
     close_quietly(db_);
     throw InputError("storage '" + url + "' cannot be opened: " + msg);
   }
-  // Before the first statement: switching to WAL needs a lock that a concurrent opener may hold.
-  sqlite3_busy_timeout(db_, busy_timeout_ms);
+  sqlite3_busy_timeout(db_, busy_timeout_ms);  // before any statement: other processes may be opening it too
   // journal_mode=WAL is persistent in the file; FULL sync makes every COMMIT durable.
   {
     Stmt wal(db_, path_, "PRAGMA journal_mode=WAL");
@@ -245,7 +244,8 @@ void SqliteStorage::open_read_only(int busy_timeout_ms) {
   // A read-only connection to a WAL database creates -wal and -shm files unless they exist. They exist
   // while a writer has the database open (or after it crashed): then read through them. Otherwise every
   // committed trial is in the main file, and `immutable` reads it without creating anything — which is
-  // also what works on read-only media.
+  // also what works on read-only media. (A writer that starts during that read writes to its new -wal;
+  // it copies pages into the main file only at a checkpoint, after 1000 pages or when it closes.)
   const bool writer_files = std::filesystem::exists(path_ + "-wal", ec);
   const std::string uri = file_uri(path_) + (writer_files ? "?mode=ro" : "?immutable=1");
   if (sqlite3_open_v2(uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX, nullptr) !=

@@ -105,8 +105,8 @@ TEST(BadInput, StudiesAndTrials) {
       {"ask --storage sqlite:" + (dir / "s.db") + " --study nosuch", "no study named 'nosuch'"},
       {"tell " + st + " --trial 99 --value 1", "has no trial 99"},
       {"tell " + st + " --trial 0 --value 1", "already complete"},
-      {"tell " + st + " --trial 2", "needs --value V or --failed REASON"},
-      {"tell " + st + " --value 1", "needs --trial ID"},
+      {"tell " + st + " --trial 2", "--value V or --failed REASON is required"},
+      {"tell " + st + " --value 1", "--trial ID is required"},
       {"tell " + st + " --trial 2 --value nan", "--value must be a finite number"},
       {"tell " + st + " --trial 2 --value 1 --failed x", "mutually exclusive"},
   };
@@ -125,7 +125,7 @@ TEST(BadInput, ConfigFiles) {
   std::ofstream(dir / "badflag.toml") << "problem = \"branin\"\nmaximize = \"yes\"\n";
   std::ofstream(dir / "trialkey.toml") << "problem = \"branin\"\ntrial = 3\n";
   const std::vector<Case> cases = {
-      {"optimize --config DIR/unknown.toml", "unknown key 'bogus_key' (line 2; allowed: storage, study, problem"},
+      {"optimize --config DIR/unknown.toml", "unknown key 'bogus_key' (line 2); allowed: storage, study, problem"},
       {"optimize --config DIR/badvalue.toml", "iters must be an integer"},
       {"optimize --config DIR/syntax.toml", "syntax.toml"},
       {"optimize --config DIR/badbounds.toml", "array of [lo, hi] pairs"},

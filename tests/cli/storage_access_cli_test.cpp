@@ -171,9 +171,10 @@ TEST(StorageAccessCli, PathsInAConfigFileAreRelativeToIt) {
   ASSERT_EQ(r.code, 0) << r.err;
   const json j = r.json();
   EXPECT_EQ(j["n_complete"].get<int>(), 3) << r.out;
-  for (const auto& t : j["trials"])
-    if (t["state"] == "complete")
-      EXPECT_NEAR(t["value"].get<double>(), std::pow(t["x"][0].get<double>() - 0.25, 2), 1e-12);
+  for (const auto& t : j["trials"]) {
+    if (t["state"] != "complete") continue;
+    EXPECT_NEAR(t["value"].get<double>(), std::pow(t["x"][0].get<double>() - 0.25, 2), 1e-12);
+  }
   EXPECT_TRUE(fs::exists(conf / "runs" / "s.db"));
   EXPECT_TRUE(listing(elsewhere).empty()) << "the storage went to the current directory";
   // The same config from another directory reaches the same study (and a flag still overrides the file).

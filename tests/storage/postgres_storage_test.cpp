@@ -110,3 +110,23 @@ TEST(PostgresStorage, ConcurrentFirstUseCreatesTheSchemaOnce) {
   EXPECT_EQ(errors.load(), 0);
   EXPECT_EQ(open_storage(url)->study_names(), std::vector<std::string>{"s"});
 }
+
+TEST(PostgresStorage, ReadOnlyCreatesNoSchemaAndReadsWithoutWriting) {
+  KBO_REQUIRE_POSTGRES(server);
+  const std::string url = server->new_database("readonly");
+  try {
+    open_storage(url, StorageAccess::ReadOnly);
+    FAIL() << "a database without kbo tables opened read-only";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("holds no kbo studies"), std::string::npos) << e.what();
+  }
+  // Still no kbo table: reading created nothing (a read-write open would have created the schema).
+  const std::string db = url.substr(std::string("postgresql:///").size(), url.find('?') - std::string("postgresql:///").size());
+  EXPECT_THROW(server->exec(db, "SELECT * FROM kbo_meta"), std::runtime_error);
+  Study::create_or_open(open_storage(url), box_record("s"));
+  auto reader = open_storage(url, StorageAccess::ReadOnly);
+  EXPECT_EQ(reader->study_names(), std::vector<std::string>{"s"});
+  EXPECT_TRUE(reader->trials("s").empty());
+  EXPECT_ANY_THROW(reader->ask("s", [](const std::vector<Trial>&) { return Vec::Constant(2, 0.5); }, "w"));
+  EXPECT_TRUE(open_storage(url)->trials("s").empty());
+}
