@@ -71,7 +71,7 @@ std::string load_average() {
 }
 
 // Best-of-reps CPU time of the calling thread: sub-millisecond kernels are not inflated by preemption
-// when other jobs load the machine (single-threaded BLAS, OPENBLAS_NUM_THREADS=1, assumed).
+// when other jobs load the machine (BLAS is single-threaded: kbo/core/blas_threads.hpp).
 template <class F>
 double best_thread_cpu(F&& f, int reps) {
   double best = 1e300;
@@ -193,7 +193,7 @@ int run_bench_gp(int argc, char** argv) {
   }
 
   // Throughput of the machine's LAPACK/BLAS beside one LML+gradient evaluation.
-  md << "\nBest-of CPU time of one thread per call (single-threaded BLAS assumed: OPENBLAS_NUM_THREADS=1).\n\n"
+  md << "\nBest-of CPU time of one thread per call (BLAS single-threaded, kbo/core/blas_threads.hpp).\n\n"
         "| n | GEMM GFLOP/s | Cholesky (ms) | Cholesky GFLOP/s | LML only (ms) | LML+gradient (ms) | LML+gradient / "
         "Cholesky |\n|---|---|---|---|---|---|---|\n";
   nlohmann::json throughput = nlohmann::json::array();

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "kbo/core/blas_threads.hpp"
 #include "linalg_small.hpp"
 
 #ifdef KBO_HAVE_LAPACK
@@ -13,14 +14,16 @@
 extern "C" {
 void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info);
 void dlauum_(const char* uplo, const int* n, double* a, const int* lda, int* info);
-void openblas_set_num_threads(int num_threads);
-int openblas_get_num_threads(void);
 }
 #endif
 
 namespace kbo {
 
 namespace {
+// kbo's BLAS thread policy (blas_threads.hpp), applied when the program is loaded: every model links this
+// file, and OpenBLAS (a shared library) has read OPENBLAS_NUM_THREADS before static initialisers run.
+const bool kBlasPolicyApplied = (apply_blas_thread_policy(), true);
+
 // Below this size (and with AVX2+FMA) the plain-loop kernels of linalg_small_avx2.cpp beat OpenBLAS.
 constexpr Eigen::Index kSmallMax = 96;
 bool small_kernels() {
@@ -222,17 +225,6 @@ Mat psd_clip(const Mat& A, double floor) {
   SymmetricEigen e = symmetric_eigen(A);
   Vec clipped = (e.values.array() < floor).select(0.0, e.values);
   return e.vectors * clipped.asDiagonal() * e.vectors.transpose();
-}
-
-int set_blas_threads(int threads) {
-#ifdef KBO_HAVE_LAPACK
-  const int previous = openblas_get_num_threads();
-  openblas_set_num_threads(std::max(1, threads));
-  return previous;
-#else
-  (void)threads;
-  return 1;
-#endif
 }
 
 void require_finite(const Mat& A, const char* what) {

@@ -5,6 +5,7 @@
 
 #include <Eigen/Dense>
 
+#include "kbo/core/blas_threads.hpp"  // set_blas_threads, for callers that included it from here
 #include "kbo/core/error.hpp"
 
 namespace kbo {
@@ -58,11 +59,6 @@ SymmetricEigen symmetric_eigen(const Mat& A);
 
 /// Frobenius-nearest PSD matrix: eigenvalues below `floor` set to zero (Higham 1988).
 Mat psd_clip(const Mat& A, double floor = 0.0);
-
-/// Sets the number of threads of the BLAS/LAPACK behind Eigen (OpenBLAS) and returns the previous
-/// number; a no-op returning 1 without OpenBLAS. Small matrices (n < ~300) run best single-threaded,
-/// especially when kbo itself runs several fits or optimiser starts in parallel threads.
-int set_blas_threads(int threads);
 
 /// B ← B Tᵀ for a lower-triangular T (only its lower triangle is read), in place. With T = L⁻¹ this
 /// gives the rows L⁻¹k* of many test points at once for predictive variances.
