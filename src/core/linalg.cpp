@@ -150,15 +150,28 @@ void Cholesky::compute(const Mat& K) {
 }
 
 void Cholesky::extend(const Vec& k_new, double k_nn) {
-  const Eigen::Index n = L_.rows();
-  if (k_new.size() != n) throw NumericalError("Cholesky::extend: size mismatch");
-  Vec l = n > 0 ? Vec(L_.triangularView<Eigen::Lower>().solve(k_new)) : Vec();
-  double pivot = k_nn + jitter_ - l.squaredNorm();
-  if (!(pivot > 0.0)) throw NumericalError("Cholesky::extend: new pivot is not positive (duplicate point?)");
-  L_.conservativeResize(n + 1, n + 1);
-  L_.row(n).head(n) = l.transpose();
-  L_.col(n).setZero();
-  L_(n, n) = std::sqrt(pivot);
+  if (k_new.size() != L_.rows()) throw NumericalError("Cholesky::extend: size mismatch");
+  extend(Mat(k_new), Mat::Constant(1, 1, k_nn));
+}
+
+void Cholesky::extend(const Mat& K_old_new, const Mat& K_new_new) {
+  const Eigen::Index n = L_.rows(), m = K_new_new.rows();
+  if (K_new_new.cols() != m || K_old_new.rows() != n || K_old_new.cols() != m)
+    throw NumericalError("Cholesky::extend: size mismatch");
+  if (m == 0) return;
+  // [L 0; Bᵀ C] with B = L⁻¹ K_old_new and C Cᵀ = K_new_new + jitter I − BᵀB (the Schur complement).
+  const Mat B = n > 0 ? Mat(L_.triangularView<Eigen::Lower>().solve(K_old_new)) : Mat(0, m);
+  Mat S = K_new_new;
+  S.diagonal().array() += jitter_;
+  if (n > 0) S.noalias() -= B.transpose() * B;
+  Eigen::LLT<Mat> llt(S);
+  if (llt.info() != Eigen::Success || !(llt.matrixLLT().diagonal().minCoeff() > 0.0) ||
+      !std::isfinite(llt.matrixLLT().diagonal().sum()))
+    throw NumericalError("Cholesky::extend: new pivot is not positive (duplicate point?)");
+  L_.conservativeResize(n + m, n + m);
+  L_.bottomLeftCorner(m, n) = B.transpose();
+  L_.topRightCorner(n, m).setZero();
+  L_.bottomRightCorner(m, m) = llt.matrixL();
 }
 
 Vec Cholesky::solve(const Vec& b) const {

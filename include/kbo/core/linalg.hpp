@@ -24,6 +24,11 @@ class Cholesky {
   /// Appends one row/column to the factored matrix in O(n^2): k_new = K(old, new), k_nn = K(new, new).
   /// The jitter already in use is added to k_nn. Throws NumericalError if the new pivot is not positive.
   void extend(const Vec& k_new, double k_nn);
+  /// Appends m rows/columns at once in O(n²m): K_old_new = K(old, new) (n x m), K_new_new = K(new, new)
+  /// (m x m, the jitter in use is added to its diagonal). Same factor as m calls of extend (up to
+  /// rounding), with one triangular solve for all m columns. NumericalError if the new block is not
+  /// positive definite (the factor is then unchanged).
+  void extend(const Mat& K_old_new, const Mat& K_new_new);
 
   int size() const { return static_cast<int>(L_.rows()); }
   double jitter() const { return jitter_; }
