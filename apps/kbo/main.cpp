@@ -8,7 +8,7 @@
 
 #include "command.hpp"
 #include "kbo/core/error.hpp"
-#include "kbo/core/linalg.hpp"
+#include "kbo/core/blas_threads.hpp"
 #include "kbo/core/suggest.hpp"
 #include "kbo/modules.hpp"
 
@@ -35,10 +35,9 @@ std::string prefixed(const std::string& program, const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // kbo runs fits and optimiser starts in parallel threads on small matrices, where OpenBLAS's own
-  // threads only spin against them; large fits raise the count themselves (GP::fit). The environment
-  // variable, when set, wins.
-  if (!std::getenv("OPENBLAS_NUM_THREADS")) kbo::set_blas_threads(1);
+  // kbo's BLAS thread policy (one OpenBLAS thread, kbo's own threads do the parallel work), whatever
+  // OPENBLAS_NUM_THREADS says (kbo/core/blas_threads.hpp).
+  kbo::apply_blas_thread_policy();
   // A file-size limit (ulimit -f) then fails the write (a StorageError naming it) instead of killing kbo.
   std::signal(SIGXFSZ, SIG_IGN);
   kbo::register_builtin_modules();

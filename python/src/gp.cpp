@@ -73,9 +73,9 @@ theta (hyperparameters) = [kernel log params..., log noise variance].)doc")
             return g.gp.fit(o);
           },
           py::arg("X") = py::none(), py::arg("y") = py::none(), py::kw_only(), py::arg("restarts") = 5,
-          py::arg("polish") = 0, py::arg("map") = false, py::arg("seed") = 0, py::arg("max_evaluations") = 100,
+          py::arg("polish") = 0, py::arg("map") = true, py::arg("seed") = 0, py::arg("max_evaluations") = 100,
           py::arg("fit_mask") = py::none(),
-          R"doc(Fits the hyperparameters (ML-II, or MAP with map=True) by multi-restart L-BFGS, as `kbo gp`
+          R"doc(Fits the hyperparameters (MAP with the default priors, or ML-II with map=False) by multi-restart L-BFGS, as `kbo gp`
 (same defaults: restarts=5, polish=0 = automatic, seed=0). With X, y the data is set first. fit_mask:
 which theta entries are fitted (default all). Returns the best objective (LML, or LML + log prior).)doc")
       .def(

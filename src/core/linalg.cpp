@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "kbo/core/blas_threads.hpp"
 #include "linalg_small.hpp"
 
 #ifdef KBO_HAVE_LAPACK
@@ -13,14 +14,16 @@
 extern "C" {
 void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info);
 void dlauum_(const char* uplo, const int* n, double* a, const int* lda, int* info);
-void openblas_set_num_threads(int num_threads);
-int openblas_get_num_threads(void);
 }
 #endif
 
 namespace kbo {
 
 namespace {
+// kbo's BLAS thread policy (blas_threads.hpp), applied when the program is loaded: every model links this
+// file, and OpenBLAS (a shared library) has read OPENBLAS_NUM_THREADS before static initialisers run.
+const bool kBlasPolicyApplied = (apply_blas_thread_policy(), true);
+
 // Below this size (and with AVX2+FMA) the plain-loop kernels of linalg_small_avx2.cpp beat OpenBLAS.
 constexpr Eigen::Index kSmallMax = 96;
 bool small_kernels() {
@@ -147,15 +150,28 @@ void Cholesky::compute(const Mat& K) {
 }
 
 void Cholesky::extend(const Vec& k_new, double k_nn) {
-  const Eigen::Index n = L_.rows();
-  if (k_new.size() != n) throw NumericalError("Cholesky::extend: size mismatch");
-  Vec l = n > 0 ? Vec(L_.triangularView<Eigen::Lower>().solve(k_new)) : Vec();
-  double pivot = k_nn + jitter_ - l.squaredNorm();
-  if (!(pivot > 0.0)) throw NumericalError("Cholesky::extend: new pivot is not positive (duplicate point?)");
-  L_.conservativeResize(n + 1, n + 1);
-  L_.row(n).head(n) = l.transpose();
-  L_.col(n).setZero();
-  L_(n, n) = std::sqrt(pivot);
+  if (k_new.size() != L_.rows()) throw NumericalError("Cholesky::extend: size mismatch");
+  extend(Mat(k_new), Mat::Constant(1, 1, k_nn));
+}
+
+void Cholesky::extend(const Mat& K_old_new, const Mat& K_new_new) {
+  const Eigen::Index n = L_.rows(), m = K_new_new.rows();
+  if (K_new_new.cols() != m || K_old_new.rows() != n || K_old_new.cols() != m)
+    throw NumericalError("Cholesky::extend: size mismatch");
+  if (m == 0) return;
+  // [L 0; Bᵀ C] with B = L⁻¹ K_old_new and C Cᵀ = K_new_new + jitter I − BᵀB (the Schur complement).
+  const Mat B = n > 0 ? Mat(L_.triangularView<Eigen::Lower>().solve(K_old_new)) : Mat(0, m);
+  Mat S = K_new_new;
+  S.diagonal().array() += jitter_;
+  if (n > 0) S.noalias() -= B.transpose() * B;
+  Eigen::LLT<Mat> llt(S);
+  if (llt.info() != Eigen::Success || !(llt.matrixLLT().diagonal().minCoeff() > 0.0) ||
+      !std::isfinite(llt.matrixLLT().diagonal().sum()))
+    throw NumericalError("Cholesky::extend: new pivot is not positive (duplicate point?)");
+  L_.conservativeResize(n + m, n + m);
+  L_.bottomLeftCorner(m, n) = B.transpose();
+  L_.topRightCorner(n, m).setZero();
+  L_.bottomRightCorner(m, m) = llt.matrixL();
 }
 
 Vec Cholesky::solve(const Vec& b) const {
@@ -222,17 +238,6 @@ Mat psd_clip(const Mat& A, double floor) {
   SymmetricEigen e = symmetric_eigen(A);
   Vec clipped = (e.values.array() < floor).select(0.0, e.values);
   return e.vectors * clipped.asDiagonal() * e.vectors.transpose();
-}
-
-int set_blas_threads(int threads) {
-#ifdef KBO_HAVE_LAPACK
-  const int previous = openblas_get_num_threads();
-  openblas_set_num_threads(std::max(1, threads));
-  return previous;
-#else
-  (void)threads;
-  return 1;
-#endif
 }
 
 void require_finite(const Mat& A, const char* what) {

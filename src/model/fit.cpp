@@ -6,14 +6,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <exception>
 #include <limits>
 #include <mutex>
 #include <nlopt.hpp>
 #include <random>
 #include <string>
-#include <thread>
 
 #include "kbo/core/error.hpp"
 #include "kbo/core/random.hpp"
@@ -304,34 +302,20 @@ std::vector<FitResult> fit_hyperparameters(const std::vector<const GP*>& gps, co
     std::size_t problem, start;
   };
   std::vector<Run> runs;
-  bool large = false;
   for (std::size_t m = 0; m < gps.size(); ++m) {
     if (!gps[m]) throw InputError("fit_hyperparameters: null GP");
     problems.push_back(prepare(*gps[m], fits[m]));
     for (std::size_t s = 0; s < problems.back().starts.size(); ++s) runs.push_back({m, s});
-    large = large || gps[m]->size() >= 200;
   }
 
   std::vector<Outcome> outcomes(runs.size());
-  auto run = [&](std::size_t j) {
-    const Prepared& prep = problems[runs[j].problem];
-    outcomes[j] = polish_run(prep, prep.starts[runs[j].start]);
-  };
-  // Large n: one run at a time so that LAPACK/BLAS can use every core; small n: runs in parallel.
-  const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t threads = large ? 1 : std::min<std::size_t>(runs.size(), hw);
-  if (threads <= 1) {
-    // Large matrices: give LAPACK every core for the sequential runs, then restore.
-    // An explicit OPENBLAS_NUM_THREADS wins: on a machine shared with other jobs, multi-threaded BLAS
-    // calls wait for cores that are busy elsewhere (measured: a 200-point fit 10x slower at load 20).
-    const bool user_choice = std::getenv("OPENBLAS_NUM_THREADS") != nullptr;
-    const int previous = large && !user_choice ? set_blas_threads(static_cast<int>(hw)) : -1;
-    for (std::size_t j = 0; j < runs.size(); ++j) run(j);
-    if (previous > 0) set_blas_threads(previous);
-  } else {
-    // Each run writes its own slot, so the result does not depend on the scheduling.
-    parallel_for(static_cast<int>(runs.size()), static_cast<int>(threads), [&](int j) { run(static_cast<std::size_t>(j)); });
-  }
+  // Every run in kbo's pool, at every n: BLAS stays single-threaded (kbo/core/blas_threads.hpp), so two
+  // runs on two cores beat one run on two BLAS threads, which spin against other work. Each run writes
+  // its own slot, so the result does not depend on the scheduling.
+  parallel_for(static_cast<int>(runs.size()), 0, [&](int j) {
+    const Prepared& prep = problems[runs[static_cast<std::size_t>(j)].problem];
+    outcomes[static_cast<std::size_t>(j)] = polish_run(prep, prep.starts[runs[static_cast<std::size_t>(j)].start]);
+  });
 
   // Deterministic reduction per problem: the first best in start order.
   std::vector<FitResult> results(problems.size());

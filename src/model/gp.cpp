@@ -44,6 +44,11 @@ void GP::set_data(const Mat& X, const Vec& y) {
   require_finite(X, "GP inputs");
   require_finite(y, "GP targets");
   X_ = X;
+  standardise(y);
+  factorise();
+}
+
+void GP::standardise(const Vec& y) {
   y_raw_ = y;
   if (normalize_) {
     y_mean_ = y.mean();
@@ -54,7 +59,6 @@ void GP::set_data(const Mat& X, const Vec& y) {
     y_scale_ = 1.0;
   }
   y_ = (y.array() - y_mean_) / y_scale_;
-  factorise();
 }
 
 void GP::factorise() {
@@ -62,8 +66,20 @@ void GP::factorise() {
   Mat K = kernel_->gram(X_);
   K.diagonal().array() += noise_;
   chol_.compute(K);
+  update_alpha();
+}
+
+void GP::update_alpha() {
   alpha_ = chol_.solve(y_);
   lml_ = -0.5 * y_.dot(alpha_) - 0.5 * chol_.log_det() - 0.5 * static_cast<double>(y_.size()) * kLog2Pi;
+}
+
+void GP::set_targets(const Vec& y) {
+  if (y.size() != X_.rows())
+    throw InputError("GP: " + std::to_string(X_.rows()) + " points but " + std::to_string(y.size()) + " targets");
+  require_finite(y, "GP targets");
+  standardise(y);
+  update_alpha();
 }
 
 void GP::refactor() {
@@ -71,31 +87,43 @@ void GP::refactor() {
 }
 
 void GP::add_observation(const Vec& x, double y) {
+  if (X_.rows() > 0 && x.size() != X_.cols())
+    throw InputError("GP: point has " + std::to_string(x.size()) + " coordinates, expected " + std::to_string(X_.cols()));
+  append_observations(x.transpose(), Vec::Constant(1, y));
+}
+
+void GP::append_observations(const Mat& Xnew, const Vec& ynew) {
+  if (Xnew.rows() != ynew.size())
+    throw InputError("GP: " + std::to_string(Xnew.rows()) + " new points but " + std::to_string(ynew.size()) + " targets");
+  if (Xnew.rows() == 0) return;
   if (X_.rows() == 0) {
-    set_data(x.transpose(), Vec::Constant(1, y));
+    set_data(Xnew, ynew);
     return;
   }
-  if (x.size() != X_.cols())
-    throw InputError("GP: point has " + std::to_string(x.size()) + " coordinates, expected " + std::to_string(X_.cols()));
-  require_finite(x, "GP input");
-  if (!std::isfinite(y)) throw InputError("GP: non-finite target");
-  const Eigen::Index n = X_.rows();
-  X_.conservativeResize(n + 1, Eigen::NoChange);
-  X_.row(n) = x.transpose();
-  y_raw_.conservativeResize(n + 1);
-  y_raw_[n] = y;
-  y_.conservativeResize(n + 1);
-  y_[n] = (y - y_mean_) / y_scale_;
+  if (Xnew.cols() != X_.cols())
+    throw InputError("GP: points have " + std::to_string(Xnew.cols()) + " coordinates, expected " + std::to_string(X_.cols()));
+  require_finite(Xnew, "GP inputs");
+  require_finite(ynew, "GP targets");
+  const Eigen::Index n = X_.rows(), m = Xnew.rows();
+  X_.conservativeResize(n + m, Eigen::NoChange);
+  X_.bottomRows(m) = Xnew;
+  y_raw_.conservativeResize(n + m);
+  y_raw_.tail(m) = ynew;
+  y_.conservativeResize(n + m);
+  y_.tail(m) = (ynew.array() - y_mean_) / y_scale_;
   if (kernel_->depends_on_training_data()) {
     factorise();
     return;
   }
-  Mat xm = x.transpose();
-  Vec k_new = kernel_->cross(X_.topRows(n), xm).col(0);
-  double k_nn = kernel_->diag(xm)[0] + noise_;
-  chol_.extend(k_new, k_nn);
-  alpha_ = chol_.solve(y_);
-  lml_ = -0.5 * y_.dot(alpha_) - 0.5 * chol_.log_det() - 0.5 * static_cast<double>(y_.size()) * kLog2Pi;
+  Mat K_new = kernel_->gram(Xnew);
+  K_new.diagonal().array() += noise_;
+  try {
+    chol_.extend(kernel_->cross(X_.topRows(n), Xnew), K_new);
+  } catch (const NumericalError&) {
+    factorise();  // e.g. a point repeated at tiny noise: the full factorisation escalates the jitter
+    return;
+  }
+  update_alpha();
 }
 
 Vec GP::hyperparameters() const {

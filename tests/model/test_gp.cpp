@@ -182,6 +182,44 @@ TEST(GP, AddObservationEqualsRefit) {
              Vec::Constant(4, inc.y_mean())).norm(), 1e-9);
 }
 
+TEST(GP, AppendedBlockAndNewTargetsEqualSetData) {
+  // The study path's incremental model: old points kept, a block of new ones appended (one O(n²m)
+  // extension), then every target replaced (re-standardised) must equal set_data on all points.
+  Mat X = random_points(40, 3, 8);
+  Vec y = test_function(X);
+  for (bool normalize : {true, false}) {
+    GP inc(make_stationary("matern52", 3, true, 0.4), 0.01, normalize);
+    inc.set_data(X.topRows(30), y.head(30));
+    inc.append_observations(X.bottomRows(10), y.tail(10));
+    EXPECT_EQ(inc.size(), 40);
+    Vec y2 = 2.0 * y.array() + 1.0;  // targets re-standardised as a strategy does when the worst value moves
+    inc.set_targets(y2);
+    GP ref(make_stationary("matern52", 3, true, 0.4), 0.01, normalize);
+    ref.set_data(X, y2);
+    EXPECT_LT((inc.cholesky().L() - ref.cholesky().L()).norm(), 1e-10);
+    EXPECT_NEAR(inc.log_marginal_likelihood(), ref.log_marginal_likelihood(), 1e-9);
+    EXPECT_LT((inc.alpha() - ref.alpha()).norm(), 1e-8);
+    Mat Xs = random_points(5, 3, 9);
+    EXPECT_LT((inc.predict(Xs).mean - ref.predict(Xs).mean).norm(), 1e-9);
+    EXPECT_LT((inc.predict(Xs).variance - ref.predict(Xs).variance).norm(), 1e-9);
+  }
+}
+
+TEST(GP, AppendingARepeatedPointAtTinyNoiseRefactorises) {
+  // A block that is singular at the jitter in use falls back to the full factorisation (jitter
+  // escalation) instead of failing.
+  Mat X = random_points(10, 2, 11);
+  Vec y = test_function(X);
+  GP gp(make_stationary("rbf", 2, false, 0.5), 1e-12, true, false);
+  gp.set_data(X, y);
+  Mat dup(2, 2);
+  dup << X.row(3), X.row(3);
+  gp.append_observations(dup, Vec::Constant(2, y[3]));
+  EXPECT_EQ(gp.size(), 12);
+  EXPECT_TRUE(std::isfinite(gp.log_marginal_likelihood()));
+  EXPECT_NEAR(gp.predict(X.row(3)).mean[0], y[3], 1e-3);
+}
+
 TEST(GP, FitIncreasesLikelihoodAndReachesStationaryPoint) {
   Mat X = random_points(40, 2, 7);
   Vec y = test_function(X);

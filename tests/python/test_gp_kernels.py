@@ -1,4 +1,8 @@
 """kbo.GP and kbo.kernels against closed forms, brute force and the `kbo gp` CLI."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -154,3 +158,16 @@ def test_library_errors_map_to_python_exceptions():
     with pytest.raises(ValueError, match="unknown problem"):
         kbo.problem("nope")
     assert issubclass(kbo.NumericalError, RuntimeError)
+
+
+def test_blas_runs_on_one_thread_whatever_the_environment():
+    # kbo/core/blas_threads.hpp: importing kbo sets the OpenBLAS it uses to one thread, even when
+    # OPENBLAS_NUM_THREADS asks for more (kbo's own threads do the parallel work).
+    code = (
+        "import ctypes, kbo; "
+        "lib = ctypes.CDLL('libopenblas.so.0'); "
+        "print(lib.openblas_get_num_threads())"
+    )
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="2")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.strip() == "1"

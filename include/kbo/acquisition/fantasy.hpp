@@ -1,8 +1,9 @@
 #pragma once
 // Fantasies for pending evaluations: a fitted GP conditioned on points that are being evaluated right
 // now, with made-up ("fantasy") values, so that the next suggestion of a parallel worker goes elsewhere.
-// The hyperparameters and the target normalisation are NOT refitted: the factor is extended by one
-// row/column per pending point (GP::add_observation, O(n²) each; data-dependent kernels refactorise).
+// The hyperparameters and the target normalisation are NOT refitted: the factor is extended by the
+// pending points' rows/columns in one block (GP::append_observations, O(n²m) for m points; data-dependent
+// kernels refactorise).
 #include <string>
 
 #include "kbo/core/enum_names.hpp"

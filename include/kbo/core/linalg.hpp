@@ -5,6 +5,7 @@
 
 #include <Eigen/Dense>
 
+#include "kbo/core/blas_threads.hpp"  // set_blas_threads, for callers that included it from here
 #include "kbo/core/error.hpp"
 
 namespace kbo {
@@ -23,6 +24,11 @@ class Cholesky {
   /// Appends one row/column to the factored matrix in O(n^2): k_new = K(old, new), k_nn = K(new, new).
   /// The jitter already in use is added to k_nn. Throws NumericalError if the new pivot is not positive.
   void extend(const Vec& k_new, double k_nn);
+  /// Appends m rows/columns at once in O(n²m): K_old_new = K(old, new) (n x m), K_new_new = K(new, new)
+  /// (m x m, the jitter in use is added to its diagonal). Same factor as m calls of extend (up to
+  /// rounding), with one triangular solve for all m columns. NumericalError if the new block is not
+  /// positive definite (the factor is then unchanged).
+  void extend(const Mat& K_old_new, const Mat& K_new_new);
 
   int size() const { return static_cast<int>(L_.rows()); }
   double jitter() const { return jitter_; }
@@ -58,11 +64,6 @@ SymmetricEigen symmetric_eigen(const Mat& A);
 
 /// Frobenius-nearest PSD matrix: eigenvalues below `floor` set to zero (Higham 1988).
 Mat psd_clip(const Mat& A, double floor = 0.0);
-
-/// Sets the number of threads of the BLAS/LAPACK behind Eigen (OpenBLAS) and returns the previous
-/// number; a no-op returning 1 without OpenBLAS. Small matrices (n < ~300) run best single-threaded,
-/// especially when kbo itself runs several fits or optimiser starts in parallel threads.
-int set_blas_threads(int threads);
 
 /// B ← B Tᵀ for a lower-triangular T (only its lower triangle is read), in place. With T = L⁻¹ this
 /// gives the rows L⁻¹k* of many test points at once for predictive variances.

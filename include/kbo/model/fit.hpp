@@ -15,9 +15,8 @@
 //   BOStrategy::refit        starts = warm start + random restarts seeded per trial; its configured bounds
 //                            and priors; several models in one call (one thread pool for all runs).
 //
-// Threads: runs go to a pool of min(#runs, hardware threads) when every GP has fewer than 200 points;
-// from 200 points on they run one after another and LAPACK/BLAS gets every core instead (unless
-// OPENBLAS_NUM_THREADS is set). The result is the same either way.
+// Threads: runs go to a pool of min(#runs, hardware threads), at every n; BLAS stays single-threaded
+// (kbo/core/blas_threads.hpp). The result does not depend on the thread count.
 #include <vector>
 
 #include "kbo/core/priors.hpp"

@@ -42,8 +42,15 @@ class GP {
   /// Sets the training data and factorises (O(n^3)). InputError on empty X, size mismatch, NaN/inf.
   void set_data(const Mat& X, const Vec& y);
   /// Adds one observation with unchanged hyperparameters and normalisation constants: the Cholesky
-  /// factor is extended in O(n^2). (Call set_data to re-standardise.)
+  /// factor is extended in O(n^2). (Call set_data or set_targets to re-standardise.)
   void add_observation(const Vec& x, double y);
+  /// Adds the rows of Xnew with targets ynew (original units), as add_observation does, in one block:
+  /// O(n²m) for m rows, one triangular solve. A data-dependent kernel, or a new block that is not
+  /// numerically positive definite, is refactorised from scratch instead (jitter escalation).
+  void append_observations(const Mat& Xnew, const Vec& ynew);
+  /// Replaces every target (same points, same hyperparameters) and re-standardises as set_data does:
+  /// α and the likelihood are recomputed in O(n²) from the factor, which does not depend on the targets.
+  void set_targets(const Vec& y);
   int size() const { return static_cast<int>(X_.rows()); }
   int input_dim() const { return static_cast<int>(X_.cols()); }
   const Mat& X() const { return X_; }
@@ -104,6 +111,8 @@ class GP {
 
  private:
   void factorise();
+  void standardise(const Vec& y);  // y_raw_, y_, y_mean_, y_scale_ from original-unit targets
+  void update_alpha();             // α and the LML from the factor and y_
   int noise_index() const { return kernel_->num_params(); }
 
   KernelPtr kernel_;
