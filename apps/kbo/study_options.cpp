@@ -129,6 +129,10 @@ void apply_config_file(StudyOptions& o, const std::string& path) {
   for (auto&& [key, node] : tbl) {
     const std::string k(key.str());
     const OptionSpec* spec = find_study_option(k);
+    const auto text = node.value_exact<std::string>();
+    if (text && text->find_first_not_of(" \t\r\n") == std::string::npos)
+      throw InputError("--config " + path + ": key '" + k + "' (line " + std::to_string(node.source().begin.line) +
+                       ") is empty");
     try {
       set_study_option(o, *spec, relative_to_config(*spec, toml_to_json(node), dir));
     } catch (const InputError& err) {
@@ -188,6 +192,9 @@ StudyOptions StudyOptionParser::resolve(const StudyOptions& base) const {
   if (given("value") && given("failed")) throw InputError("--value and --failed are mutually exclusive");
   for (const auto& e : entries_) {
     if (!e->option || e->option->count() == 0) continue;
+    // An empty value is a mistake (an unset shell variable, say), never "not given".
+    if (e->spec->kind != OptionKind::Flag && e->text.find_first_not_of(" \t\r\n") == std::string::npos)
+      throw InputError("--" + e->spec->name + " is given an empty value");
     const nlohmann::json value =
         e->spec->kind == OptionKind::Flag ? nlohmann::json(true) : option_value_from_text(*e->spec, e->text);
     try {

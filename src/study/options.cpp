@@ -359,6 +359,9 @@ Box parse_bounds(const std::string& text_in) {
     ++index;
   }
   if (lo.empty()) throw InputError("bounds is empty (expected lo:hi,lo:hi,...)");
+  // getline drops a last empty item: "0:1," would silently be a 1-d box.
+  if (trim(text_in).back() == ',')
+    throw InputError("bounds entry " + std::to_string(index + 1) + " is empty (trailing comma; expected lo:hi,lo:hi,...)");
   return Box(Eigen::Map<Vec>(lo.data(), static_cast<Eigen::Index>(lo.size())),
              Eigen::Map<Vec>(hi.data(), static_cast<Eigen::Index>(hi.size())));
 }

@@ -44,6 +44,10 @@ TEST(BadInput, FlagsProblemsBoundsAndStrategy) {
       {"optimize --objective 'echo 1' --bounds 0:1,2:2", "entry 2 '2:2' has lo >= hi"},
       {"optimize --objective 'echo 1' --bounds 0:1,abc", "entry 2 'abc' is not lo:hi"},
       {"optimize --objective 'echo 1' --bounds 0:inf", "not lo:hi with finite numbers"},
+      {"optimize --objective 'echo 1' --bounds 0:1,", "bounds entry 2 is empty (trailing comma"},
+      {"optimize --objective 'echo 1' --bounds ''", "--bounds is given an empty value"},
+      {"optimize --problem ''", "--problem is given an empty value"},
+      {"ask --problem ' ' --storage sqlite:DIR/e.db --study e", "--problem is given an empty value"},
       {"optimize --problem branin --minimize --maximize", "mutually exclusive"},
       {"optimize --problem branin --ard --no-ard", "mutually exclusive"},
       {"optimize --problem branin --kernel cosine", "cosine"},
@@ -124,6 +128,7 @@ TEST(BadInput, ConfigFiles) {
   std::ofstream(dir / "badbounds.toml") << "objective = \"echo 1\"\nbounds = [[0, 1], [3]]\n";
   std::ofstream(dir / "badflag.toml") << "problem = \"branin\"\nmaximize = \"yes\"\n";
   std::ofstream(dir / "trialkey.toml") << "problem = \"branin\"\ntrial = 3\n";
+  std::ofstream(dir / "emptyvalue.toml") << "problem = \"branin\"\nstudy = \"\"\n";
   const std::vector<Case> cases = {
       {"optimize --config DIR/unknown.toml", "unknown key 'bogus_key' (line 2); allowed: storage, study, problem"},
       {"optimize --config DIR/badvalue.toml", "iters must be an integer"},
@@ -131,6 +136,7 @@ TEST(BadInput, ConfigFiles) {
       {"optimize --config DIR/badbounds.toml", "array of [lo, hi] pairs"},
       {"optimize --config DIR/badflag.toml", "maximize must be true or false"},
       {"optimize --config DIR/trialkey.toml", "unknown key 'trial'"},
+      {"optimize --config DIR/emptyvalue.toml", "key 'study' (line 2) is empty"},
   };
   for (const auto& c : cases) expect_input_error(c, dir);
 }
