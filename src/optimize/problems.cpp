@@ -1,6 +1,7 @@
 // Standard test functions with known optima (all minimised). Definitions and constants follow
 // Surjanovic & Bingham, "Virtual Library of Simulation Experiments" (sfu.ca/~ssurjano).
 #include "kbo/optimize/problems.hpp"
+#include "kbo/optimize/bbob.hpp"
 
 #include <cmath>
 #include <numbers>
@@ -26,7 +27,8 @@ constexpr double kAckleyShift[6] = {0.137, -0.213, 0.071, -0.319, 0.241, -0.089}
 constexpr double kAckleyHalfWidth = 32.768;
 
 std::string allowed() {
-  return "branin (d=2), hartmann6 (d=6), ackley, griewank, rastrigin (any d >= 1), ackley-shifted (1 <= d <= 6)";
+  return "branin (d=2), hartmann6 (d=6), ackley, griewank, rastrigin (any d >= 1), ackley-shifted (1 <= d <= 6), "
+         "bbob:F:I (BBOB function F = 1-24, instance I, d >= 2)";
 }
 
 }  // namespace
@@ -175,6 +177,7 @@ Problem make_problem(const std::string& name, int dim) {
   if (dim < 0) throw InputError("problem dimension must be >= 0 (0 = default), got " + std::to_string(dim));
   for (const auto& p : kProblems)
     if (name == p.name) return p.make(name, dim);
+  if (name.rfind("bbob:", 0) == 0) return make_bbob_from_name(name, dim);
   throw InputError("unknown problem '" + name + "' (allowed: " + allowed() + ")");
 }
 

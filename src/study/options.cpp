@@ -116,7 +116,7 @@ std::vector<OptionSpec> build_table() {
   // ---- what
   std::string problems;
   for (const auto& n : problem_names()) problems += (problems.empty() ? "" : ", ") + n;
-  add("problem", K::String, kWhat, "", "built-in problem: " + problems,
+  add("problem", K::String, kWhat, "", "built-in problem: " + problems + ", bbob:F:I (BBOB function F = 1-24, instance I >= 1, --dim D >= 2; docs/bench/bbob.md)",
       [](StudyOptions& o, const nlohmann::json& v) { o.problem = text("problem", v); });
   add("dim", K::Int, kWhat, "", "dimension of a problem that has a variable dimension",
       [](StudyOptions& o, const nlohmann::json& v) { o.dim = static_cast<int>(int_in("dim", v, 1, 100000)); });
