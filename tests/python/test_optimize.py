@@ -220,3 +220,12 @@ def test_verbose_prints_a_progress_line_per_trial_on_stderr(capsys):
     assert capsys.readouterr().err == ""
     with pytest.raises(ValueError, match="verbose"):
         kbo.minimize(sphere, [(0, 1)], init=2, iters=0, verbose="yes")
+
+
+def test_a_bbob_function_runs_from_the_cli_as_a_user_would(run_cli):
+    """`kbo optimize --problem bbob:1:2 --dim 3`: the sphere of instance 2; its fopt is the problem's optimum and
+    BO gets close to it (random search in [-5, 5]^3 with 20 points is ~10 away)."""
+    res = run_cli("optimize", "--problem", "bbob:1:2", "--dim", "3", "--iters", "15", "--json")
+    fopt = kbo.problem("bbob:1:2", 3).optimum
+    assert res["best_value"] >= fopt - 1e-9
+    assert res["best_value"] - fopt < 1.0
