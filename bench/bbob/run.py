@@ -2,7 +2,7 @@
 """`kbo bench bbob`: the 24 noiseless BBOB functions, kbo against Optuna's TPE and random search.
 
     kbo bench bbob --out DIR [--dims 2,5,10] [--functions 1-24] [--instances 1-5]
-                   [--methods kbo,kbo-ei,tpe,random] [--jobs 2] [--report-only]
+                   [--methods kbo,kbo-ei,tpe,random] [--variant NAME=JSON ...] [--jobs 2] [--report-only]
 
 Budget 10·d + 50 evaluations per run (kbo: 5 initial Sobol points + 10·d + 45 BO steps). Every run is one
 JSON file under DIR/runs/ (written when the run ends), so an interrupted suite resumes where it stopped, and
@@ -12,6 +12,8 @@ whatever runs exist. Methods:
   kbo-ei  the same with acq="ei"
   tpe     Optuna's TPESampler with its defaults (Debian python3-optuna), seed = instance
   random  kbo's random strategy (uniform in the box)
+  NAME    a variant given by --variant NAME='{"beta": 1}': kbo.minimize with these keyword options (the
+          CLI's option names with '_' for '-'), for trying a change of the default on the whole suite
 Values are f − fopt (the BBOB precision). Time per ask = wall time between consecutive evaluations minus
 the evaluation itself (microseconds here), i.e. the optimiser's own cost per step."""
 import argparse
@@ -51,7 +53,7 @@ def budget(d):
 
 def run_one(task):
     """One (d, function, instance, method) run → its JSON record (also written to `path`)."""
-    d, f, inst, method, path = task
+    d, f, inst, method, path, variant = task
     import kbo
     problem = kbo.problem(f"bbob:{f}:{inst}", d)
     fopt = problem.optimum
@@ -65,8 +67,8 @@ def run_one(task):
 
     n = budget(d)
     t0 = time.perf_counter()
-    if method in ("kbo", "kbo-ei", "random"):
-        options = {"seed": inst, "init": 5}
+    if method in ("kbo", "kbo-ei", "random") or variant is not None:
+        options = {"seed": inst, "init": 5, **(variant or {})}
         if method == "kbo-ei":
             options["acq"] = "ei"
         if method == "random":
@@ -186,6 +188,8 @@ def main():
     ap.add_argument("--functions", default="1-24")
     ap.add_argument("--instances", default="1-5")
     ap.add_argument("--methods", default=",".join(METHODS))
+    ap.add_argument("--variant", action="append", default=[], metavar="NAME=JSON",
+                    help="an extra kbo method: NAME='{\"beta\": 1}' (keyword options of kbo.minimize)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--report-only", action="store_true")
     a = ap.parse_args()
@@ -194,9 +198,20 @@ def main():
     except ValueError as e:
         ap.error(f"bad range: {e}")
     methods = a.methods.split(",")
-    bad = [m for m in methods if m not in METHODS]
+    variants = {}
+    for v in a.variant:
+        name, _, text = v.partition("=")
+        try:
+            variants[name] = json.loads(text)
+        except json.JSONDecodeError as e:
+            ap.error(f"--variant {name}: not JSON ({e})")
+        if not isinstance(variants[name], dict) or not name or name in METHODS:
+            ap.error(f"--variant {v!r}: expected NAME='{{...}}' with a new NAME")
+        if name not in methods:
+            methods.append(name)
+    bad = [m for m in methods if m not in METHODS and m not in variants]
     if bad:
-        ap.error(f"unknown method(s) {', '.join(bad)} (allowed: {', '.join(METHODS)})")
+        ap.error(f"unknown method(s) {', '.join(bad)} (allowed: {', '.join(METHODS)}, or a --variant NAME)")
     if any(not 1 <= f <= 24 for f in functions):
         ap.error("--functions must lie in 1-24")
     if any(d < 2 for d in dims) or any(i < 1 for i in instances) or a.jobs < 1:
@@ -211,7 +226,7 @@ def main():
                     for m in methods:
                         path = out / "runs" / f"d{d}_f{f}_i{i}_{m}.json"
                         if not path.exists():
-                            tasks.append((d, f, i, m, path))
+                            tasks.append((d, f, i, m, path, variants.get(m)))
         print(f"{len(tasks)} runs to do ({a.jobs} in parallel)", file=sys.stderr)
         t0 = time.time()
         with multiprocessing.Pool(a.jobs) as pool:
