@@ -40,3 +40,14 @@ TEST(ModelStateCli, AFreshAskWarmStartsFromTheStoredFitAndRefitsOnlyWhenDue) {
   EXPECT_EQ(after["n"].get<int>(), 10);
   EXPECT_EQ(after["model"], stored["model"]);
 }
+
+TEST(ModelStateCli, BadScheduleOptionsAreOneLineErrorsNamingTheKey) {
+  TempDir dir("model_state_cli_bad");
+  for (const std::string key : {"full_refit_below", "refit_every"}) {
+    const CmdResult r = run_kbo("optimize --problem branin --init 2 --iters 1 --storage memory --options " +
+                                    quote("{\"bo\": {\"" + key + "\": -1}}"),
+                                dir);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("options.bo." + key), std::string::npos) << r.err;
+  }
+}
