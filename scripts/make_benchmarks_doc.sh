@@ -20,7 +20,7 @@ sets (issue 5) · A-GP-UCB (issue 6) · KFO (issue 7) · Python module (issue 8)
 suggestions (issue 9).
 
 HEAD
-  for section in gp optimize bo invariance sets adaptive kfo python workers parallel; do
+  for section in gp optimize bo invariance sets adaptive kfo python workers parallel scale; do
     f=docs/bench/$section.md
     [ -f "$f" ] || continue
     # Section files use "## " for their title; relative links inside them are relative to docs/bench/.

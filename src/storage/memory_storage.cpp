@@ -152,4 +152,14 @@ std::vector<Trial> MemoryStorage::reap_lost(const std::string& study, double sta
   return retries;
 }
 
+nlohmann::json MemoryStorage::load_model_state(const std::string& study) {
+  std::lock_guard lock(mutex_);
+  return entry(study).model_state;
+}
+
+void MemoryStorage::save_model_state(const std::string& study, const nlohmann::json& state) {
+  std::lock_guard lock(mutex_);
+  entry(study).model_state = state;
+}
+
 }  // namespace kbo

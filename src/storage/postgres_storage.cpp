@@ -14,7 +14,7 @@ namespace kbo {
 
 namespace {
 
-// The current schema (version kSchemaVersion = 3); same tables and meaning as the SQLite schema.
+// The current schema (version kSchemaVersion = 6); same tables and meaning as the SQLite schema.
 // Points are JSON text (round-trip exact); values DOUBLE PRECISION, sent and read as 17-digit text.
 constexpr const char* kSchema = R"sql(
 CREATE TABLE studies(
@@ -39,7 +39,11 @@ CREATE TABLE trials(
   retry_of INTEGER,
   lease_until DOUBLE PRECISION,
   PRIMARY KEY(study_id, number));
-INSERT INTO kbo_meta(key, value) VALUES('schema_version', '3');
+CREATE TABLE model_state(
+  study_id BIGINT PRIMARY KEY REFERENCES studies(id),
+  state TEXT NOT NULL,
+  updated_at DOUBLE PRECISION NOT NULL);
+INSERT INTO kbo_meta(key, value) VALUES('schema_version', '6');
 )sql";
 
 // kMigrations[v - 1] takes schema version v to v + 1 (version 1 = the SQLite v1 layout).
@@ -53,6 +57,20 @@ UPDATE kbo_meta SET value = '2' WHERE key = 'schema_version';
     R"sql(
 ALTER TABLE trials ADD COLUMN lease_until DOUBLE PRECISION;
 UPDATE kbo_meta SET value = '3' WHERE key = 'schema_version';
+)sql",
+    // 4 and 5: reserved for parallel branches (see storage.hpp); replaced by their migrations at merge.
+    R"sql(
+UPDATE kbo_meta SET value = '4' WHERE key = 'schema_version';
+)sql",
+    R"sql(
+UPDATE kbo_meta SET value = '5' WHERE key = 'schema_version';
+)sql",
+    R"sql(
+CREATE TABLE model_state(
+  study_id BIGINT PRIMARY KEY REFERENCES studies(id),
+  state TEXT NOT NULL,
+  updated_at DOUBLE PRECISION NOT NULL);
+UPDATE kbo_meta SET value = '6' WHERE key = 'schema_version';
 )sql",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion - 1);
@@ -473,6 +491,29 @@ std::vector<Trial> PostgresStorage::trials(const std::string& study) {
   auto out = read_trials(s.text(0, 0));  // one statement: one consistent snapshot of the trials
   txn.commit();
   return out;
+}
+
+nlohmann::json PostgresStorage::load_model_state(const std::string& study) {
+  std::lock_guard lock(mutex_);
+  Txn txn(*this);
+  const Result r = run(conn_, url_,
+                       "SELECT state FROM model_state WHERE study_id = (SELECT id FROM studies WHERE name = $1)",
+                       {study});
+  txn.commit();
+  if (r.rows() == 0) return nullptr;
+  return nlohmann::json::parse(r.text(0, 0));
+}
+
+void PostgresStorage::save_model_state(const std::string& study, const nlohmann::json& state) {
+  std::lock_guard lock(mutex_);
+  reconnect_if_broken(conn_, url_);
+  // Autocommit, one statement, no study lock: concurrent savers only wait for each other's row.
+  const Result s = run(conn_, url_, "SELECT id FROM studies WHERE name = $1", {study});
+  if (s.rows() == 0) throw InputError("no study named '" + study + "' in " + redact(url_));
+  run(conn_, url_,
+      "INSERT INTO model_state(study_id, state, updated_at) VALUES($1, $2, $3) "
+      "ON CONFLICT (study_id) DO UPDATE SET state = EXCLUDED.state, updated_at = EXCLUDED.updated_at",
+      {s.text(0, 0), state.dump(), fmt_double(unix_now())});
 }
 
 }  // namespace kbo

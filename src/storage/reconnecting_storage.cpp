@@ -109,4 +109,13 @@ std::vector<Trial> ReconnectingStorage::trials(const std::string& study) {
   return retry([&](int) { return inner_->trials(study); });
 }
 
+nlohmann::json ReconnectingStorage::load_model_state(const std::string& study) {
+  return retry([&](int) { return inner_->load_model_state(study); });
+}
+
+// One idempotent upsert.
+void ReconnectingStorage::save_model_state(const std::string& study, const nlohmann::json& state) {
+  retry([&](int) { inner_->save_model_state(study, state); });
+}
+
 }  // namespace kbo

@@ -15,7 +15,7 @@ namespace kbo {
 
 namespace {
 
-// The current schema (version kSchemaVersion = 3). Points are JSON arrays (nlohmann writes doubles
+// The current schema (version kSchemaVersion = 6). Points are JSON arrays (nlohmann writes doubles
 // with round-trip precision).
 constexpr const char* kSchema = R"sql(
 CREATE TABLE studies(
@@ -40,7 +40,11 @@ CREATE TABLE trials(
   retry_of INTEGER,
   lease_until REAL,
   PRIMARY KEY(study_id, number));
-INSERT INTO kbo_meta(key, value) VALUES('schema_version', '3');
+CREATE TABLE model_state(
+  study_id INTEGER PRIMARY KEY REFERENCES studies(id),
+  state TEXT NOT NULL,
+  updated_at REAL NOT NULL);
+INSERT INTO kbo_meta(key, value) VALUES('schema_version', '6');
 )sql";
 
 // Migrations: kMigrations[v - 1] takes schema version v to v + 1.
@@ -54,6 +58,20 @@ UPDATE kbo_meta SET value = '2' WHERE key = 'schema_version';
     R"sql(
 ALTER TABLE trials ADD COLUMN lease_until REAL;
 UPDATE kbo_meta SET value = '3' WHERE key = 'schema_version';
+)sql",
+    // 4 and 5: reserved for parallel branches (see storage.hpp); replaced by their migrations at merge.
+    R"sql(
+UPDATE kbo_meta SET value = '4' WHERE key = 'schema_version';
+)sql",
+    R"sql(
+UPDATE kbo_meta SET value = '5' WHERE key = 'schema_version';
+)sql",
+    R"sql(
+CREATE TABLE model_state(
+  study_id INTEGER PRIMARY KEY REFERENCES studies(id),
+  state TEXT NOT NULL,
+  updated_at REAL NOT NULL);
+UPDATE kbo_meta SET value = '6' WHERE key = 'schema_version';
 )sql",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion - 1);
@@ -537,6 +555,24 @@ std::vector<Trial> SqliteStorage::trials(const std::string& study) {
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     throw;
   }
+}
+
+nlohmann::json SqliteStorage::load_model_state(const std::string& study) {
+  Stmt q(db_, path_,
+         "SELECT state FROM model_state WHERE study_id = (SELECT id FROM studies WHERE name = ?1)");
+  q.bind(1, study);
+  if (!q.step()) return nullptr;
+  return nlohmann::json::parse(q.text(0));
+}
+
+void SqliteStorage::save_model_state(const std::string& study, const nlohmann::json& state) {
+  // One autocommitted statement: it never waits for more than another writer's short transaction.
+  const auto sid = study_id(study);
+  Stmt u(db_, path_,
+         "INSERT INTO model_state(study_id, state, updated_at) VALUES(?1, ?2, ?3) "
+         "ON CONFLICT(study_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at");
+  u.bind(1, sid).bind(2, state.dump()).bind(3, unix_now());
+  u.run();
 }
 
 }  // namespace kbo

@@ -55,6 +55,8 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   require(o.hmc_max_n >= 0 && o.hmc_warmup >= 0 && o.hmc_samples >= 1 && o.hmc_keep >= 1 && o.hmc_keep <= o.hmc_samples &&
               o.hmc_leapfrog >= 1,
           "hmc_*: need hmc_max_n >= 0, hmc_warmup >= 0, 1 <= hmc_keep <= hmc_samples, hmc_leapfrog >= 1");
+  require(o.full_refit_below >= 0, "full_refit_below must be >= 0");
+  require(o.refit_every >= 0, "refit_every must be >= 0 (0 = every ceil(sqrt(n)) new observations)");
   return o;
 }
 

@@ -117,20 +117,30 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     info_["phase"] = "bo";
     const Mat U = unit_->rows_to_unit(X);
     const auto t0 = Clock::now();
-    if (!gp_) gp_.emplace(new_model(kernel_->clone()));
     const Vec yt = model_targets(y);  // the GP's targets; acquisitions see the same units
-    gp_->set_data(U, yt);  // warm start: keeps the previous fit's hyperparameters
+    const int n = static_cast<int>(X.rows());
     double objective;
-    if (alt_kernel_) {
-      // Kernel smoothness by evidence: the alternative kernel's model is refitted too (warm-started from
-      // its own previous fit) and the better MAP objective wins; the loser stays as the alternative.
-      if (!gp_alt_) gp_alt_.emplace(new_model(alt_kernel_->clone()));
-      gp_alt_->set_data(U, yt);
-      const std::vector<double> obj = refit({&gp_, &gp_alt_}, trial_index);
-      objective = obj[0];
-      if (obj[1] > obj[0]) std::swap(gp_, gp_alt_), objective = obj[1];
+    if (!refit_due(n)) {
+      extend_model(*gp_, U, yt);  // same θ: O(n²)
+      objective = refit_objective_;
+      info_["refit"] = "none";
     } else {
-      objective = refit({&gp_}, trial_index)[0];
+      if (!gp_) gp_.emplace(new_model(kernel_->clone()));
+      gp_->set_data(U, yt);  // warm start: keeps the previous fit's hyperparameters
+      if (alt_kernel_) {
+        // Kernel smoothness by evidence: the alternative kernel's model is refitted too (warm-started from
+        // its own previous fit) and the better MAP objective wins; the loser stays as the alternative.
+        if (!gp_alt_) gp_alt_.emplace(new_model(alt_kernel_->clone()));
+        gp_alt_->set_data(U, yt);
+        const std::vector<double> obj = refit({&gp_, &gp_alt_}, trial_index);
+        objective = obj[0];
+        if (obj[1] > obj[0]) std::swap(gp_, gp_alt_), objective = obj[1], alt_leads_ = !alt_leads_;
+      } else {
+        objective = refit({&gp_}, trial_index)[0];
+      }
+      refit_n_ = n;
+      refit_objective_ = objective;
+      info_["refit"] = "full";
     }
     const double fit_seconds = seconds_since(t0);
 

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <set>
 #include <thread>
@@ -112,22 +113,96 @@ void Study::strategy_data(const std::vector<Trial>& trials, bool minimize, Mat& 
   }
 }
 
+namespace {
+
+/// Thrown from inside the reserve transaction when the budget is already taken: nothing is written.
+struct BudgetTaken {};
+/// Thrown from inside the reserve transaction when the suggestion collides with a trial asked since the
+/// snapshot it was computed from: nothing is written, the suggestion is recomputed from a new snapshot.
+struct SnapshotStale {};
+/// After this many recomputations the suggestion is reserved even if it collides (never seen: each retry
+/// sees the colliding trial as pending, and the strategy keeps away from pending points).
+constexpr int kMaxStaleRetries = 16;
+/// A suggestion computed faster than this (seconds) is recomputed inside the reserving transaction on a
+/// collision instead of from a new snapshot.
+constexpr double kCheapSuggestSeconds = 0.005;
+
+/// True when a trial created after the snapshot (id >= n_snapshot) lies within 1 % of the box's width of
+/// `x` in every coordinate: two askers that computed from the same snapshot chose (nearly) the same point.
+bool collides(const std::vector<Trial>& fresh, std::size_t n_snapshot, const Vec& x, const Box& box) {
+  for (std::size_t i = n_snapshot; i < fresh.size(); ++i) {
+    const Vec& other = fresh[i].x;
+    if (other.size() != x.size()) continue;
+    bool near = true;
+    for (Eigen::Index d = 0; d < x.size() && near; ++d)
+      near = std::abs(other(d) - x(d)) <= 0.01 * (box.upper(d) - box.lower(d));
+    if (near) return true;
+  }
+  return false;
+}
+
+/// Test hook (seconds, default 0): lengthens every suggestion, so tests can make asks slower than
+/// --stale-after without a large study. Read once per process.
+double slow_ask_seconds() {
+  static const double s = [] {
+    const char* v = std::getenv("KBO_TEST_SLOW_ASK_SECONDS");
+    const double d = v ? std::atof(v) : 0.0;
+    return std::isfinite(d) && d > 0.0 ? d : 0.0;
+  }();
+  return s;
+}
+
+}  // namespace
+
+Trial Study::suggest_and_reserve(Strategy& strategy, const std::string& worker,
+                                 const std::function<bool(const std::vector<Trial>&)>& budget_taken) {
+  const int dim = space_->dim();
+  const auto compute = [&](const std::vector<Trial>& trials) {
+    Mat X, pending, failed;
+    Vec y;
+    strategy_data(trials, record_.minimize, X, y, pending, failed, dim);
+    Vec x = strategy.suggest(X, y, pending, failed, static_cast<int>(trials.size()));
+    if (x.size() != dim || !x.allFinite())
+      throw std::runtime_error("strategy " + strategy.name() + " returned an invalid point");
+    return x;
+  };
+  for (int attempt = 0;; ++attempt) {
+    // 1. A snapshot (a read; it blocks no writer) and the suggestion computed from it, outside any lock,
+    //    warm-started from the model state stored by the last refit of any process.
+    const std::vector<Trial> snapshot = storage_->trials(record_.name);
+    if (budget_taken && budget_taken(snapshot)) throw BudgetTaken{};
+    strategy.restore_model_state(storage_->load_model_state(record_.name));
+    const auto t0 = std::chrono::steady_clock::now();
+    const Vec x = compute(snapshot);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (nlohmann::json state = strategy.model_state(); !state.is_null() && state != model_state_saved_) {
+      storage_->save_model_state(record_.name, state);
+      model_state_saved_ = std::move(state);
+    }
+    if (const double s = slow_ask_seconds(); s > 0.0) std::this_thread::sleep_for(std::chrono::duration<double>(s));
+    // 2. A short write transaction: re-check the budget and the trials asked meanwhile, then insert.
+    try {
+      return storage_->ask(
+          record_.name,
+          [&](const std::vector<Trial>& fresh) {
+            if (budget_taken && budget_taken(fresh)) throw BudgetTaken{};
+            if (attempt >= kMaxStaleRetries || !collides(fresh, snapshot.size(), x, space_->bounds())) return x;
+            // A suggestion that costs no more than a lock wait anyway (initial design, random points) is
+            // recomputed here from the fresh trials: askers that all start at once do not retry in turn.
+            if (seconds < kCheapSuggestSeconds) return compute(fresh);
+            throw SnapshotStale{};
+          },
+          worker);
+    } catch (const SnapshotStale&) {
+      continue;
+    }
+  }
+}
+
 Trial Study::ask(Strategy& strategy, const std::string& worker, double lease_seconds) {
   if (!(lease_seconds >= 0.0) || !std::isfinite(lease_seconds))
     throw InputError("the ask lease must be a finite number of seconds >= 0 (0: no lease)");
-  const int dim = space_->dim();
-  Trial t = storage_->ask(
-      record_.name,
-      [&](const std::vector<Trial>& trials) {
-        Mat X, pending, failed;
-        Vec y;
-        strategy_data(trials, record_.minimize, X, y, pending, failed, dim);
-        Vec x = strategy.suggest(X, y, pending, failed, static_cast<int>(trials.size()));
-        if (x.size() != dim || !x.allFinite())
-          throw std::runtime_error("strategy " + strategy.name() + " returned an invalid point");
-        return x;
-      },
-      worker);
+  Trial t = suggest_and_reserve(strategy, worker, {});
   // A second statement: a crash in between leaves a trial without a lease, as asked trials were before.
   if (lease_seconds > 0.0) {
     t.lease_until = t.created_at + lease_seconds;
@@ -218,9 +293,6 @@ void Study::optimize(Strategy& strategy, const TrialObjective& objective, int n_
 
 namespace {
 
-/// Thrown from inside the ask transaction when the budget is already taken: nothing is written.
-struct BudgetTaken {};
-
 struct Tally {
   int finished = 0;  // complete or failed, excluding trials that were not evaluated (counts_toward_budget)
   int counted = 0;   // finished + pending (running or queued; asked trials count once told)
@@ -260,7 +332,6 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
   const auto claimable = [](const Trial& t) {
     return t.worker.empty() || is_dead_local_worker(t.worker, "optimize");
   };
-  const int dim = space_->dim();
   std::vector<int> done;
   int same_failures = 0;  // consecutive failures of this worker with the reason last_failure
   std::string last_failure;
@@ -271,19 +342,9 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
     std::optional<Trial> trial = storage_->claim_pending(record_.name, claimable, worker);
     if (!trial) {
       try {
-        trial = storage_->ask(
-            record_.name,
-            [&](const std::vector<Trial>& trials) {
-              if (budget && tally(trials).counted >= *budget) throw BudgetTaken{};
-              Mat X, pending, failed;
-              Vec y;
-              strategy_data(trials, record_.minimize, X, y, pending, failed, dim);
-              Vec x = strategy.suggest(X, y, pending, failed, static_cast<int>(trials.size()));
-              if (x.size() != dim || !x.allFinite())
-                throw std::runtime_error("strategy " + strategy.name() + " returned an invalid point");
-              return x;
-            },
-            worker);
+        trial = suggest_and_reserve(strategy, worker, [&](const std::vector<Trial>& trials) {
+          return budget && tally(trials).counted >= *budget;
+        });
       } catch (const BudgetTaken&) {
         // Every trial of the budget is finished or running elsewhere. Wait while some running trial may
         // still be lost (and re-offered); stop when all are finished or none can come back to us.
@@ -305,15 +366,17 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
     } catch (const std::exception& e) {
       ev = Evaluation::failed(std::string("objective threw: ") + e.what());
     }
-    heartbeat.idle();
     if (ev.interrupted || ev.cannot_run) {
       // Says nothing about the point: hand the trial back (the next run evaluates it, same id) and stop.
+      heartbeat.idle();
       storage_->release(record_.name, trial->id, worker);
       if (ev.interrupted) throw Interrupted(stop_requested() ? stop_requested() : SIGINT);
       throw ObjectiveFailing("the objective cannot be run (" + ev.reason + "); trial " + std::to_string(trial->id) +
                              " was handed back and not counted: fix the command, then re-run to continue",
                              /*repeated=*/false);
     }
+    // The heartbeat keeps beating until the result is stored: waiting for the write lock must not make
+    // this trial look lost.
     Trial finished;
     try {
       finished = (ev.value && std::isfinite(*ev.value))
@@ -322,7 +385,9 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
                                         ev.value ? "non-finite value " + std::to_string(*ev.value)
                                                  : (ev.reason.empty() ? std::string("failed") : ev.reason),
                                         Teller{worker});
+      heartbeat.idle();
     } catch (const InputError& e) {
+      heartbeat.idle();
       // Given up as lost while we were evaluating (heartbeats stalled longer than stale_after: its point
       // was re-offered as another trial, which counts instead), or told by hand with `kbo tell --force`.
       std::fprintf(stderr, "kbo: result of trial %d dropped: %s\n", trial->id, e.what());

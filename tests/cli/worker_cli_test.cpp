@@ -143,6 +143,34 @@ TEST_P(WorkerCli, EightWorkersFiftyTrialsNoneDuplicatedOrLost) {
   for (const auto& w : workers) EXPECT_EQ(w.rfind("worker@", 0), 0u) << w;
 }
 
+TEST_P(WorkerCli, SixteenWorkersWithAsksSlowerThanStaleAfterLoseNoTrial) {
+  // Every suggestion takes 1.5 s (test hook) and every evaluation 1.5 s, with --stale-after 1: a worker
+  // that held the write lock while computing its suggestion would stall the others' heartbeats and tells
+  // for seconds, and their live trials would be given up as lost. The suggestion is computed outside the
+  // lock and heartbeats go on until the result is stored, so no trial is reaped, dropped or duplicated.
+  const std::string obj = *dir_ / "obj.sh", log = *dir_ / "calls.log";
+  write_objective(obj, log, 1.5);
+  setenv("KBO_TEST_SLOW_ASK_SECONDS", "1.5", 1);
+  const CmdResult r = run_kbo("optimize --objective " + quote("sh " + obj + " {trial} {x}") +
+                                  " --bounds 0:1,0:1 --init 2 --iters 30 --seed 5 --workers 16 --stale-after 1 --json" +
+                                  st("slow"),
+                              *dir_);
+  unsetenv("KBO_TEST_SLOW_ASK_SECONDS");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json s = r.json();
+  EXPECT_EQ(s["n_trials"].get<int>(), 32) << "a live trial was given up as lost";
+  expect_complete_study(s, 32);
+  std::vector<int> calls = read_ids(log);
+  std::sort(calls.begin(), calls.end());
+  std::vector<int> expected(32);
+  for (int i = 0; i < 32; ++i) expected[i] = i;
+  EXPECT_EQ(calls, expected);  // each trial evaluated once: none duplicated, none dropped
+  EXPECT_EQ(r.err.find("dropped"), std::string::npos) << r.err;
+  std::set<std::vector<double>> xs;
+  for (const auto& t : s["trials"]) xs.insert(t["x"].get<std::vector<double>>());
+  EXPECT_EQ(xs.size(), 32u);  // askers that computed from the same snapshot did not reserve the same point
+}
+
 TEST_P(WorkerCli, KilledWorkersTrialIsReofferedAndTheStudyCompletes) {
   const std::string obj = *dir_ / "obj.sh", log = *dir_ / "calls.log";
   write_objective(obj, log, 0.4);

@@ -99,6 +99,21 @@ TEST_P(StorageContract, AskTellFailAndStates) {
   EXPECT_THROW(study.tell(2, INFINITY), InputError);
 }
 
+TEST_P(StorageContract, ModelStateIsKeptPerStudyReplacedAndSeenByOtherConnections) {
+  auto storage = make(GetParam(), dir_);
+  Study::create_or_open(storage, box_record("a"));
+  Study::create_or_open(storage, box_record("b"));
+  EXPECT_TRUE(storage->load_model_state("a").is_null());
+  const nlohmann::json first = {{"n", 200}, {"theta", {{"kernel", {-1.25, 0.1, 1e-300, -13.815510557964274}}}}};
+  storage->save_model_state("a", first);
+  EXPECT_EQ(storage->load_model_state("a"), first);  // doubles round-trip exactly
+  EXPECT_TRUE(storage->load_model_state("b").is_null());
+  const nlohmann::json second = {{"n", 215}};
+  connect()->save_model_state("a", second);  // the last writer wins
+  EXPECT_EQ(storage->load_model_state("a"), second);
+  EXPECT_THROW(storage->save_model_state("nosuch", second), InputError);
+}
+
 TEST_P(StorageContract, ReopenChecksSpaceAndDirection) {
   auto storage = make(GetParam(), dir_);
   Study::create_or_open(storage, box_record("s", 1.0));

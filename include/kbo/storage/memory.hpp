@@ -25,12 +25,15 @@ class MemoryStorage : public Storage {
   std::vector<Trial> reap_lost(const std::string& study, double stale_after, double now,
                                const TrialPredicate& lost) override;
   std::vector<Trial> trials(const std::string& study) override;
+  nlohmann::json load_model_state(const std::string& study) override;
+  void save_model_state(const std::string& study, const nlohmann::json& state) override;
   std::string url() const override { return "memory"; }
 
  private:
   struct Entry {
     StudyRecord record;
     std::vector<Trial> trials;
+    nlohmann::json model_state;
   };
   Entry& entry(const std::string& name);  // InputError if absent; caller holds mutex_
   std::recursive_mutex mutex_;            // recursive: a suggest callback may read the trials again

@@ -46,6 +46,8 @@ class ReconnectingStorage : public Storage {
   std::vector<Trial> reap_lost(const std::string& study, double stale_after, double now,
                                const TrialPredicate& lost) override;
   std::vector<Trial> trials(const std::string& study) override;
+  nlohmann::json load_model_state(const std::string& study) override;
+  void save_model_state(const std::string& study, const nlohmann::json& state) override;
   std::string url() const override { return inner_->url(); }
 
  private:

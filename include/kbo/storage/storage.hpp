@@ -8,6 +8,9 @@
 //      worker, created_at, finished_at)
 //   2  + studies.budget, trials.heartbeat_at, trials.retry_of (workers, heartbeats, lost-worker retries)
 //   3  + trials.lease_until (leases of trials handed out by `kbo ask`)
+//   4, 5  reserved for parallel branches (issue 19: trials.constraints; issue 16: trials.info); here they
+//      only bump the version — renumbered when the branches are merged
+//   6  + model_state(study, state, updated_at): the last fitted model state (hyperparameters per kernel)
 // Opening migrates an older schema in place (one transaction); a schema newer than kSchemaVersion is
 // refused with an InputError asking for a newer kbo, so an old kbo never writes rows it does not understand.
 #include <functional>
@@ -22,7 +25,7 @@
 namespace kbo {
 
 /// The schema version this build writes (and the newest it can read).
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 6;
 
 /// Who records the result of a trial (Storage::finish): the worker running it, or someone else (`kbo tell`,
 /// worker ""). A trial running under a worker may be finished only by that worker, unless `force`.
@@ -45,7 +48,8 @@ class Storage {
   /// In one write transaction: reads the study's trials, calls `suggest(trials)` and inserts a new
   /// pending trial (id = number of trials) at the returned point for `worker`. Concurrent calls
   /// are serialised, so each sees the trials the others inserted. If `suggest` throws, nothing is
-  /// written and the exception propagates.
+  /// written and the exception propagates. `suggest` runs under the write lock, so it must be quick:
+  /// Study computes the point beforehand from a snapshot and only re-checks it here.
   using SuggestFn = std::function<Vec(const std::vector<Trial>& trials)>;
   virtual Trial ask(const std::string& study, const SuggestFn& suggest, const std::string& worker) = 0;
 
@@ -86,6 +90,12 @@ class Storage {
                                        const TrialPredicate& lost) = 0;
 
   virtual std::vector<Trial> trials(const std::string& study) = 0;
+
+  /// The study's stored model state (what Strategy::model_state returned after its last refit: fitted
+  /// hyperparameters per kernel), or null if none: an ask from any process warm-starts from it.
+  virtual nlohmann::json load_model_state(const std::string& study) = 0;
+  /// Replaces the stored model state (one statement; the last writer wins: any recent fit is a good start).
+  virtual void save_model_state(const std::string& study, const nlohmann::json& state) = 0;
 
   /// The URL it was opened with: "memory", "sqlite:PATH" or the PostgreSQL URL. open_storage(url())
   /// opens a second connection to the same data (except "memory", which is per object).

@@ -70,7 +70,13 @@ struct EnumNames<PriorMean> {
   /* model kernel is a plain stationary kernel (not for invariant or set kernels). */                        \
   X(std::string, alt_kernel, "matern32")                                                                       \
   X(OutputWarp, output_warp, OutputWarp::None)                                                                 \
-  X(FailedPoints, failed_points, FailedPoints::Worst)
+  X(FailedPoints, failed_points, FailedPoints::Worst)                                                          \
+  /* Incremental model: with fewer than full_refit_below observations every suggestion refits θ (warm */     \
+  /* start + fit_restarts, both kernels); from there on θ is refitted only once refit_every new */           \
+  /* observations arrived since the last refit (0 ⇒ ⌈√n⌉ of that refit's n), and in between the fitted */    \
+  /* model is extended with the new observations in O(n²) (same θ, GP::append_observations). */              \
+  X(int, full_refit_below, 200)                                                                                \
+  X(int, refit_every, 0)
 
 struct BOModelOptions {
   KBO_BO_MODEL_FIELDS(KBO_FIELD_MEMBER)

@@ -31,8 +31,11 @@ namespace kbo {
 ///   (BOModelOptions::prior_mean), targets scaled by their standard deviation; MAP with BoTorch's
 ///   SingleTaskGP priors as densities of θ (Prior::value_density), noise ≥ 1e-6 of the target variance
 ///   (docs/bench/bo.md explains each choice and the variants measured against it).
-/// - Hyperparameters are refitted at every suggestion, warm-started from the previous fit (held by
-///   this object) plus config.fit_restarts random restarts, run in parallel; L-BFGS runs are capped.
+/// - Hyperparameters are refitted at every suggestion while n < BOModelOptions::full_refit_below (200),
+///   warm-started from the previous fit (held by this object) plus config.fit_restarts random restarts,
+///   run in parallel; L-BFGS runs are capped. From there on θ (both kernels) is refitted so only every
+///   ⌈√n⌉ new observations (refit_every); in between the model keeps θ and its Cholesky factor is
+///   extended with the new observations in O(n²) (last_info()["refit"] says which happened).
 /// - Pending points enter as fantasies (config.fantasy, default kriging believer: observed at the
 ///   posterior mean) after the fit, without refitting θ, so the acquisition collapses around them and
 ///   parallel workers explore different points; a suggestion closer than 1e-9 (unit cube) to a pending
@@ -45,6 +48,10 @@ class BOStrategy : public Strategy {
   Vec suggest(const Mat& X, const Vec& y, const Mat& pending, const Mat& failed, int trial_index) override;
   std::string name() const override;
   nlohmann::json last_info() const override;
+  /// The last refit's θ of each kernel, its n and objective (bo_incremental.cpp); restore adopts a stored
+  /// one fitted at more observations than ours, for the same kernels, noise setting and prior mean.
+  nlohmann::json model_state() const override;
+  void restore_model_state(const nlohmann::json& state) override;
   // GP of the last suggestion (nullptr during the initial design), fitted to model_targets(y): with the
   // default prior mean its units are (y − worst)/std(y), not the objective's.
   const GP* model() const;
@@ -55,6 +62,10 @@ class BOStrategy : public Strategy {
 
  private:
   Vec random_point(int trial_index) const;
+  bool refit_due(int n) const;
+  nlohmann::json model_identity() const;  // what a stored model state must match  // θ is refitted at this suggestion (bo_incremental.cpp)
+  // gp's data become (U, yt) at gp's θ: the new rows appended to its factor, every target replaced.
+  void extend_model(GP& gp, const Mat& U, const Vec& yt);
   // MAP/ML-II refit of each model (data already set; each replaced by its best fit), all starts in one
   // thread pool; returns each model's objective.
   std::vector<double> refit(const std::vector<std::optional<GP>*>& models, int trial_index);
@@ -80,6 +91,9 @@ class BOStrategy : public Strategy {
   FantasyMode fantasy_ = FantasyMode::KrigingBeliever;
   const AcquisitionEntry* acquisition_ = nullptr;  // config.acquisition's registry entry
   double rkhs_bound_ = 1.0;     // module_options.rkhs_bound (Chowdhury β)
+  int refit_n_ = 0;             // observations at the last θ refit
+  bool alt_leads_ = false;      // gp_ holds the alternative kernel (it won the last refit)
+  double refit_objective_ = 0.0;  // its objective (reported while θ is kept)
   HmcCarry hmc_{0.05, Vec()};   // HMC step size and inverse mass carried from one suggestion to the next
   nlohmann::json info_ = nlohmann::json::object();
 };

@@ -32,6 +32,13 @@ class Strategy {
     return suggest(X, y, pending, trial_index);
   }
   virtual std::string name() const = 0;
+  /// The model state worth keeping across processes (e.g. the fitted hyperparameters per kernel), or null.
+  /// Study stores it with the study whenever it changes, and hands the stored one to restore_model_state
+  /// before each suggestion, so a fresh process (`kbo ask`, another worker) warm-starts from it.
+  virtual nlohmann::json model_state() const { return nullptr; }
+  /// Adopts a stored model state if it is newer than the strategy's own and fits its configuration;
+  /// ignores it otherwise (a state written by another configuration, or by an older kbo).
+  virtual void restore_model_state(const nlohmann::json& /*state*/) {}
   /// Diagnostics of the last suggestion (fitted hyperparameters, β, schedule values…), for logs/JSON.
   virtual nlohmann::json last_info() const { return nlohmann::json::object(); }
 };

@@ -100,9 +100,11 @@ class Study {
   StrategyConfig strategy_config() const { return strategy_config_from_json(record_.config); }
   Storage& storage() const { return *storage_; }
 
-  /// Creates a pending trial at the strategy's suggestion. The storage serialises concurrent askers
-  /// (the suggestion is computed inside the write transaction), so they never share a trial and each
-  /// sees the others' pending points. With lease_seconds > 0 the trial is given up (kLeaseExpired, its
+  /// Creates a pending trial at the strategy's suggestion. The suggestion is computed from a snapshot of
+  /// the trials, outside any write lock; a short write transaction then inserts it, unless a trial asked
+  /// meanwhile lies within 1 % of the box of it (then it is recomputed from a new snapshot, which sees that
+  /// trial as pending). So concurrent askers never share a trial, and a slow ask never blocks tells or
+  /// heartbeats. With lease_seconds > 0 the trial is given up (kLeaseExpired, its
   /// point re-offered) by the first worker loop that runs after the lease ends without a tell.
   Trial ask(Strategy& strategy, const std::string& worker, double lease_seconds = 0.0);
   /// Completes a pending trial with a finite value (in the study's direction); InputError otherwise, and
@@ -141,12 +143,12 @@ class Study {
   ///     the same point (retry_of = its id) — all in one transaction;
   ///  2. claim the lowest unowned pending trial, or a trial left pending by a dead `optimize@THIS_HOST`
   ///     process (kill -9 resume: same id, same point);
-  ///  3. else ask a new trial — inside the ask transaction, only while fewer than `budget` trials count
-  ///     (finished, running or queued; trials handed out by `kbo ask` count once told), so N workers never
-  ///     overshoot the budget;
+  ///  3. else ask a new trial (as ask(): computed outside the lock), reserved only while fewer than
+  ///     `budget` trials count (finished, running or queued; trials handed out by `kbo ask` count once told),
+  ///     re-checked inside the reserving transaction, so N workers never overshoot the budget;
   ///  4. else, if pending trials with heartbeats remain (others' work that may still be lost), poll;
   ///     otherwise stop.
-  /// The running trial heart-beats from a background thread. A result whose trial was meanwhile given
+  /// The running trial heart-beats from a background thread until its result is stored. A result whose trial was meanwhile given
   /// up as lost is dropped (a warning on stderr). Returns the ids this call evaluated.
   /// A stop request (interrupt.hpp) or an Evaluation that cannot_run hands the running trial back
   /// (Storage::release) and throws Interrupted / ObjectiveFailing; so does the max_same_failures-th
@@ -163,9 +165,14 @@ class Study {
 
  private:
   Study(std::shared_ptr<Storage> storage, StudyRecord record);
+  /// ask()'s snapshot → suggest → reserve loop; throws BudgetTaken (study.cpp) when `budget_taken(trials)`
+  /// holds for the snapshot or inside the reserving transaction.
+  Trial suggest_and_reserve(Strategy& strategy, const std::string& worker,
+                            const std::function<bool(const std::vector<Trial>&)>& budget_taken);
   std::shared_ptr<Storage> storage_;
   StudyRecord record_;
   std::shared_ptr<const Space> space_;
+  nlohmann::json model_state_saved_;  // the strategy's model state this object last stored
 };
 
 // ---- worker identities (for resuming after a crash) ----

@@ -1,0 +1,161 @@
+// The incremental model of BOStrategy (BOModelOptions::full_refit_below / refit_every) and its stored
+// state: between refits θ is kept and the factor extended, the result is the model a from-scratch
+// factorisation gives, refits come on the ⌈√n⌉ schedule, and a fresh strategy adopts a stored state.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "kbo/core/random.hpp"
+#include "kbo/optimize/problems.hpp"
+#include "kbo/strategy/bo_strategy.hpp"
+
+using namespace kbo;
+
+namespace {
+
+StrategyConfig incremental_config(int full_refit_below, int refit_every = 0) {
+  StrategyConfig c;
+  c.seed = 7;
+  c.n_init = 4;
+  c.module_options = {{"bo", {{"full_refit_below", full_refit_below}, {"refit_every", refit_every}}}};
+  return c;
+}
+
+struct Data {
+  Mat X;
+  Vec y;
+};
+
+/// n points of Branin (negated: values to maximise), uniform in its box.
+Data branin_data(int n, std::uint64_t seed) {
+  const Problem p = make_problem("branin", 0);
+  Rng rng = make_rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  Data d{Mat(n, 2), Vec(n)};
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < 2; ++j) d.X(i, j) = p.bounds.lower(j) + u(rng) * (p.bounds.upper(j) - p.bounds.lower(j));
+    d.y(i) = -p.f(d.X.row(i).transpose());
+  }
+  return d;
+}
+
+/// The first n rows, with the rows `late` (>= some index) held back until later: trials that complete out
+/// of id order arrive in the middle of the data.
+Data rows(const Data& d, const std::vector<int>& keep) {
+  Data out{Mat(static_cast<Eigen::Index>(keep.size()), d.X.cols()), Vec(static_cast<Eigen::Index>(keep.size()))};
+  for (std::size_t i = 0; i < keep.size(); ++i) {
+    out.X.row(static_cast<Eigen::Index>(i)) = d.X.row(keep[i]);
+    out.y(static_cast<Eigen::Index>(i)) = d.y(keep[i]);
+  }
+  return out;
+}
+
+std::vector<int> range_without(int n, const std::vector<int>& skip) {
+  std::vector<int> out;
+  for (int i = 0; i < n; ++i)
+    if (std::find(skip.begin(), skip.end(), i) == skip.end()) out.push_back(i);
+  return out;
+}
+
+std::shared_ptr<const Space> branin_space() { return std::make_shared<BoxSpace>(make_problem("branin", 0).bounds); }
+
+}  // namespace
+
+TEST(IncrementalModel, RefitsOnTheSqrtScheduleAndKeepsThetaBetween) {
+  BOStrategy s(incremental_config(10), branin_space());
+  const Data d = branin_data(40, 1);
+  const Mat none(0, 2);
+  std::vector<std::string> refits;
+  Vec theta_at_refit;
+  for (int n = 10; n <= 24; ++n) {
+    const Data part = rows(d, range_without(n, {}));
+    s.suggest(part.X, part.y, none, n);
+    refits.push_back(s.last_info()["refit"].get<std::string>());
+    const Vec theta = s.model()->hyperparameters();
+    if (refits.back() == "full") theta_at_refit = theta;
+    else EXPECT_EQ(theta, theta_at_refit) << "n = " << n;  // θ kept bit for bit between refits
+  }
+  // Refits at 10, then every ceil(sqrt(n_refit)) new observations: 10 → 14 → 18 → 23.
+  const std::vector<std::string> expected = {"full", "none", "none", "none", "full", "none", "none", "none",
+                                             "full", "none", "none", "none", "none", "full", "none"};
+  EXPECT_EQ(refits, expected);
+}
+
+TEST(IncrementalModel, ExtendedModelEqualsAFreshFactorisationEvenWhenTrialsCompleteOutOfOrder) {
+  BOStrategy s(incremental_config(10, 100), branin_space());
+  const Data d = branin_data(30, 2);
+  const Mat none(0, 2);
+  // Trials 3 and 8 complete late: they join the data in the middle of the id order.
+  const Data first = rows(d, range_without(16, {3, 8}));
+  s.suggest(first.X, first.y, none, 16);
+  ASSERT_EQ(s.last_info()["refit"], "full");
+  const Data later = rows(d, range_without(21, {}));
+  s.suggest(later.X, later.y, none, 21);
+  ASSERT_EQ(s.last_info()["refit"], "none");
+  const GP& m = *s.model();
+  ASSERT_EQ(m.size(), 21);
+  // Every data point is in the model exactly once, with its own target: the model's targets are an
+  // increasing affine function of the observed values (the target scaling), pair by pair.
+  const Mat U = s.unit_space().rows_to_unit(later.X);
+  std::vector<bool> seen(21, false);
+  Vec yobs(21);
+  for (int r = 0; r < 21; ++r) {
+    int match = -1;
+    for (int i = 0; i < 21; ++i)
+      if ((U.row(i) - m.X().row(r)).norm() == 0.0) match = i;
+    ASSERT_GE(match, 0) << "model row " << r << " is not a data point";
+    EXPECT_FALSE(seen[match]);
+    seen[match] = true;
+    yobs(r) = later.y(match);
+  }
+  const double a = (m.y()(1) - m.y()(0)) / (yobs(1) - yobs(0));
+  EXPECT_GT(a, 0.0);
+  for (int r = 0; r < 21; ++r) EXPECT_NEAR(m.y()(r), m.y()(0) + a * (yobs(r) - yobs(0)), 1e-9) << r;
+  // The extended factor gives the posterior of a from-scratch factorisation at the same θ.
+  GP fresh(m);
+  fresh.set_data(m.X(), m.y());
+  const Mat probe = s.unit_space().rows_to_unit(branin_data(25, 3).X);
+  const GP::Prediction a1 = m.predict(probe), b1 = fresh.predict(probe);
+  EXPECT_LT((a1.mean - b1.mean).cwiseAbs().maxCoeff(), 1e-7);
+  EXPECT_LT((a1.variance - b1.variance).cwiseAbs().maxCoeff(), 1e-7);
+  EXPECT_NEAR(m.log_marginal_likelihood(), fresh.log_marginal_likelihood(), 1e-7);
+}
+
+TEST(IncrementalModel, AFreshStrategyAdoptsAStoredStateAndDoesNotRefitUntilDue) {
+  const Data d = branin_data(30, 4);
+  const Mat none(0, 2);
+  BOStrategy first(incremental_config(10), branin_space());
+  const Data at16 = rows(d, range_without(16, {}));
+  first.suggest(at16.X, at16.y, none, 16);
+  ASSERT_EQ(first.last_info()["refit"], "full");
+  const nlohmann::json state = first.model_state();
+  ASSERT_FALSE(state.is_null());
+  EXPECT_EQ(state["n"].get<int>(), 16);
+  const nlohmann::json text = nlohmann::json::parse(state.dump());  // as stored
+
+  BOStrategy second(incremental_config(10), branin_space());
+  second.restore_model_state(text);
+  const Data at18 = rows(d, range_without(18, {}));
+  second.suggest(at18.X, at18.y, none, 18);
+  EXPECT_EQ(second.last_info()["refit"], "none");  // 18 < 16 + ceil(sqrt(16))
+  EXPECT_EQ(second.model()->hyperparameters(), first.model()->hyperparameters());
+  EXPECT_EQ(second.model_state()["n"].get<int>(), 16);
+
+  // An older state (fewer observations) than the strategy's own is ignored; so is another model's.
+  BOStrategy third(incremental_config(10), branin_space());
+  nlohmann::json other = text;
+  other["model"]["kernel"] = "rbf(something else)";
+  third.restore_model_state(other);
+  third.suggest(at18.X, at18.y, none, 18);
+  EXPECT_EQ(third.last_info()["refit"], "full");
+  nlohmann::json older = text;
+  older["n"] = 12;
+  older["theta"]["kernel"][0] = 3.0;
+  third.restore_model_state(older);
+  EXPECT_EQ(third.model_state()["n"].get<int>(), 18);
+  nlohmann::json garbage = text;
+  garbage["n"] = 100;
+  garbage["theta"]["kernel"] = "not numbers";
+  third.restore_model_state(garbage);
+  EXPECT_EQ(third.model_state()["n"].get<int>(), 18);
+}
