@@ -8,6 +8,7 @@
 // - eq. 16 stores 2 β_j^{1/2} σ_j(x_{j+1}) for each earlier suggestion of this object; σ is in the
 //   model's units (standardised ones when normalize is on).
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "internal.hpp"
@@ -17,6 +18,7 @@
 #include "kbo/core/random.hpp"
 #include "kbo/acquisition/fantasy.hpp"
 #include "kbo/optimize/multistart.hpp"
+#include "kbo/strategy/targets.hpp"
 
 namespace kbo {
 
@@ -44,7 +46,8 @@ AgpucbStrategy::AgpucbStrategy(StrategyConfig config, std::shared_ptr<const Spac
   design_ = unit.sample(config_.n_init, config_.init_method, rng);
 }
 
-std::string AgpucbStrategy::name() const { return "agpucb-" + to_string(opt_.estimator); }
+// The estimator is a constant of the run (stored in the study's options and in last_info()).
+std::string AgpucbStrategy::name() const { return "agpucb"; }
 
 Vec AgpucbStrategy::theta_for(double g) const {
   switch (opt_.combine) {
@@ -80,9 +83,14 @@ Vec AgpucbStrategy::fit_map(const Mat& U, const Vec& y) {
 
 AgpucbStrategy::Candidate AgpucbStrategy::evaluate_candidate(double h, const Mat& U, const Vec& y,
                                                              const Mat& pendingU, int trial_index) const {
+  return evaluate_scaling(split_scaling(h, opt_.lambda, static_cast<int>(U.cols())), U, y, pendingU, trial_index);
+}
+
+AgpucbStrategy::Candidate AgpucbStrategy::evaluate_scaling(const Scaling& s, const Mat& U, const Vec& y,
+                                                           const Mat& pendingU, int trial_index) const {
   const int d = static_cast<int>(U.cols());
   Candidate c;
-  c.s = split_scaling(h, opt_.lambda, d);
+  c.s = s;
   c.theta = theta_for(c.s.g);
   GP gp = make_fixed_gp(opt_.kernel, c.theta, opt_.noise_std * opt_.noise_std, opt_.normalize);
   gp.set_data(U, y);
@@ -103,12 +111,81 @@ AgpucbStrategy::Candidate AgpucbStrategy::evaluate_candidate(double h, const Mat
   return c;
 }
 
+// Length-scale balancing (our reading of Ziomek, Adachi & Osborne, NeurIPS 2024; docs/papers.md#adaptive):
+// base learners are GP-UCB with θ_i = θ(g_i), g_i = 2^i, B_i = g_i^d B₀ (Lemma 6), Lemma-1 β_i. Learner i
+// is admitted once g_i ≤ g(h(t)), h(t) from A-GP-UCB's one-step regret matching (eq. 16); a longer
+// lengthscale is never dropped for being long. Regret balancing plays the learner with the smallest putative bound
+// R_i(n_i) = sqrt(C₁ n_i β_i I_i) (I_i: information gain of all data under θ_i, the proxy of eq. 15), so
+// short lengthscales are tried in proportion to how little their bound grows. Elimination (the
+// regret-balancing test of Pacchiano et al. 2020): learner i is dropped when its mean reward plus its
+// claimed per-step regret R_i/n_i falls below another learner's mean reward by more than the noise allows:
+// its model has been contradicted (typically a long lengthscale stuck on a broad local optimum).
+Scaling AgpucbStrategy::balance_choice(const Mat& U, const Vec& y, double g_max) {
+  const int d = static_cast<int>(U.cols());
+  while (static_cast<int>(arms_.size()) < opt_.balance_max_candidates &&
+         std::ldexp(1.0, static_cast<int>(arms_.size())) <= g_max * (1.0 + 1e-12)) {
+    Arm a;
+    a.g = std::ldexp(1.0, static_cast<int>(arms_.size()));
+    arms_.push_back(a);
+  }
+  // Rewards of each arm's observed suggestions (model units of this step).
+  for (Arm& a : arms_) a.plays = 0, a.reward = 0.0;
+  for (const auto& [x, arm] : arm_log_) {
+    for (Eigen::Index r = 0; r < U.rows(); ++r)
+      if ((U.row(r).transpose() - x).norm() < kRepeatTolerance) {
+        ++arms_[arm].plays;
+        arms_[arm].reward += y[r];
+        break;
+      }
+  }
+  const double c1 = regret_constant_c1(opt_.noise_std);
+  const double K = static_cast<double>(arms_.size());
+  const double n = static_cast<double>(U.rows());
+  auto width = [&](const Arm& a) {  // noise concentration of a mean of `plays` rewards
+    return opt_.noise_std * std::sqrt(2.0 * std::log(std::max(2.0, K * n * n / opt_.delta)) / a.plays);
+  };
+  for (Arm& a : arms_) {
+    if (a.eliminated) continue;
+    Scaling s;
+    s.g = a.g;
+    s.h = std::pow(a.g, d);
+    s.eps_g = s.h - 1.0;
+    GP gp = make_fixed_gp(opt_.kernel, theta_for(a.g), opt_.noise_std * opt_.noise_std, opt_.normalize);
+    gp.set_data(U, y);
+    const double info = gp.information_gain();
+    const double bs = agpucb_beta_sqrt(s.h * opt_.B0, opt_.noise_std, info, opt_.delta);
+    a.bound = std::sqrt(c1 * a.plays * bs * bs * info);
+  }
+  double best_lower = -std::numeric_limits<double>::infinity();
+  for (const Arm& a : arms_)
+    if (!a.eliminated && a.plays > 0) best_lower = std::max(best_lower, a.reward / a.plays - width(a));
+  int active = 0;
+  for (Arm& a : arms_) {
+    if (!a.eliminated && a.plays > 0 && a.reward / a.plays + a.bound / a.plays + width(a) < best_lower)
+      a.eliminated = true;
+    active += a.eliminated ? 0 : 1;
+  }
+  if (active == 0) arms_.back().eliminated = false;  // cannot happen (the best arm passes); keep one anyway
+  int pick = -1;
+  for (int i = 0; i < static_cast<int>(arms_.size()); ++i)
+    if (!arms_[i].eliminated && (pick < 0 || arms_[i].bound < arms_[pick].bound)) pick = i;
+  balance_arm_ = pick;
+  Scaling s;
+  s.g = arms_[pick].g;
+  s.h = std::pow(s.g, d);
+  s.eps_g = s.h - 1.0;
+  return s;
+}
+
 Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) {
   return suggest(X, y, pending, Mat(0, space_->dim()), trial_index);
 }
 
-Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Mat& failed, int trial_index) {
+Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y_raw, const Mat& pending, const Mat& failed, int trial_index) {
   const int n = static_cast<int>(X.rows());
+  // normalize: the default BO's robust scaling (any magnitude, extreme outliers tamed) before the GP
+  // standardises; the paper models raw values.
+  const Vec y = opt_.normalize && y_raw.size() > 0 ? robust_scale_targets(y_raw) : y_raw;
   const int d = space_->dim();
   UnitCubeSpace unit(space_);
   info_ = nlohmann::json::object();
@@ -126,6 +203,8 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, cons
     h_ = 1.0;
     onestep_terms_.clear();
     theta_map_.resize(0);
+    arms_.clear();
+    arm_log_.clear();
   }
   last_n_ = n;
 
@@ -171,6 +250,7 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, cons
       break;
     }
     case RegretEstimator::OneStep:
+    case RegretEstimator::Balance:  // the one-step schedule admits the candidates; one is chosen below
       ls = match_reference(
           [&](double h) {
             const Candidate& c = candidate(h);
@@ -184,9 +264,13 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, cons
       break;
   }
   h_ = std::max(h_, ls.h);
-  const Candidate& c = candidate(h_);
+  std::optional<Candidate> balanced;
+  if (opt_.estimator == RegretEstimator::Balance)
+    balanced = evaluate_scaling(balance_choice(U, y, split_scaling(h_, opt_.lambda, d).g), U, y, pendingU, trial_index);
+  const Candidate& c = balanced ? *balanced : candidate(h_);
   onestep_terms_.push_back(2.0 * c.beta_sqrt * c.sigma);
-  if (opt_.estimator == RegretEstimator::OneStep) estimate = onestep_sum + onestep_terms_.back();
+  if (opt_.estimator == RegretEstimator::OneStep || opt_.estimator == RegretEstimator::Balance)
+    estimate = onestep_sum + onestep_terms_.back();
 
   double log_ratio = 0.0;
   for (int i = 0; i < d; ++i) log_ratio += std::log(theta0_[i] / c.theta[i]);
@@ -209,6 +293,14 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, cons
   info_["line_search_evals"] = ls.evaluations;
   info_["h_capped"] = ls.capped;
   info_["sigma_at_x"] = c.sigma;
+  if (balanced) {
+    nlohmann::json arms = nlohmann::json::array();
+    for (const Arm& a : arms_)
+      arms.push_back({{"g", a.g}, {"plays", a.plays}, {"bound", a.bound}, {"eliminated", a.eliminated}});
+    info_["arms"] = arms;
+    info_["arm"] = balance_arm_;
+    arm_log_.emplace_back(c.x_unit, balance_arm_);
+  }
   if (pendingU.rows() > 0) info_["fantasy"] = to_string(config_.fantasy);
   // Never suggest a pending point again (with fantasy "none", or when the acquisition's maximiser lands
   // exactly on one): take a uniform random point instead. Evaluated points may be repeated: Algorithm 1

@@ -184,9 +184,12 @@ TEST(Agpucb, FactoryReadsModuleOptionsAndRejectsBadOnes) {
   StrategyConfig c = base_config(2, 1);
   c.module_options = {{"estimator", "wang"}, {"B0", 0.5}};
   auto s = make_agpucb_strategy(c, unit_box(2));
-  EXPECT_EQ(s->name(), "agpucb-wang");
+  EXPECT_EQ(s->name(), "agpucb");
+  EXPECT_EQ(dynamic_cast<AgpucbStrategy&>(*s).options().estimator, RegretEstimator::Wang);
+  EXPECT_DOUBLE_EQ(dynamic_cast<AgpucbStrategy&>(*s).options().B0, 0.5);
   c.module_options = {{"rkhs_bound", 3.0}, {"agpucb", {{"estimator", "onestep"}}}};
-  EXPECT_EQ(make_agpucb_strategy(c, unit_box(2))->name(), "agpucb-onestep");
+  EXPECT_EQ(dynamic_cast<AgpucbStrategy&>(*make_agpucb_strategy(c, unit_box(2))).options().estimator,
+            RegretEstimator::OneStep);
   c.module_options = {{"lambda", -1}};
   EXPECT_THROW(make_agpucb_strategy(c, unit_box(2)), InputError);
 }
