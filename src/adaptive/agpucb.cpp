@@ -115,11 +115,12 @@ AgpucbStrategy::Candidate AgpucbStrategy::evaluate_scaling(const Scaling& s, con
 // base learners are GP-UCB with θ_i = θ(g_i), g_i = 2^i, B_i = g_i^d B₀ (Lemma 6), Lemma-1 β_i. Learner i
 // is admitted once g_i ≤ g(h(t)), h(t) from A-GP-UCB's one-step regret matching (eq. 16); a longer
 // lengthscale is never dropped for being long. Regret balancing plays the learner with the smallest putative bound
-// R_i(n_i) = sqrt(C₁ n_i β_i I_i) (I_i: information gain of all data under θ_i, the proxy of eq. 15), so
-// short lengthscales are tried in proportion to how little their bound grows. Elimination (the
+// R_i(n_i) = sqrt(C₁ n_i β_i γ_i) (γ_i: information gain of the arm's own n_i points under θ_i), so short
+// lengthscales are tried in proportion to how little their bound grows; all arms share all data, so what a
+// short arm finds a long arm exploits. Elimination (the
 // regret-balancing test of Pacchiano et al. 2020): learner i is dropped when its mean reward plus its
-// claimed per-step regret R_i/n_i falls below another learner's mean reward by more than the noise allows:
-// its model has been contradicted (typically a long lengthscale stuck on a broad local optimum).
+// claimed per-step regret R_i/n_i falls below a shorter-lengthscale learner's mean reward by more than the
+// noise allows: its model has been contradicted (a long lengthscale stuck on a broad local optimum).
 Scaling AgpucbStrategy::balance_choice(const Mat& U, const Vec& y, double g_max) {
   const int d = static_cast<int>(U.cols());
   while (static_cast<int>(arms_.size()) < opt_.balance_max_candidates &&
@@ -129,12 +130,14 @@ Scaling AgpucbStrategy::balance_choice(const Mat& U, const Vec& y, double g_max)
     arms_.push_back(a);
   }
   // Rewards of each arm's observed suggestions (model units of this step).
+  std::vector<std::vector<Eigen::Index>> rows(arms_.size());  // each arm's observed suggestions
   for (Arm& a : arms_) a.plays = 0, a.reward = 0.0;
   for (const auto& [x, arm] : arm_log_) {
     for (Eigen::Index r = 0; r < U.rows(); ++r)
       if ((U.row(r).transpose() - x).norm() < kRepeatTolerance) {
         ++arms_[arm].plays;
         arms_[arm].reward += y[r];
+        rows[arm].push_back(r);
         break;
       }
   }
@@ -144,28 +147,38 @@ Scaling AgpucbStrategy::balance_choice(const Mat& U, const Vec& y, double g_max)
   auto width = [&](const Arm& a) {  // noise concentration of a mean of `plays` rewards
     return opt_.noise_std * std::sqrt(2.0 * std::log(std::max(2.0, K * n * n / opt_.delta)) / a.plays);
   };
-  for (Arm& a : arms_) {
+  for (size_t i = 0; i < arms_.size(); ++i) {
+    Arm& a = arms_[i];
     if (a.eliminated) continue;
     Scaling s;
     s.g = a.g;
     s.h = std::pow(a.g, d);
     s.eps_g = s.h - 1.0;
-    GP gp = make_fixed_gp(opt_.kernel, theta_for(a.g), opt_.noise_std * opt_.noise_std, opt_.normalize);
-    gp.set_data(U, y);
-    const double info = gp.information_gain();
+    // γ of the arm's own n_i points under its θ_i (the information its plays gathered).
+    double info = 0.0;
+    if (!rows[i].empty()) {
+      Mat Ui(static_cast<Eigen::Index>(rows[i].size()), d);
+      Vec yi(static_cast<Eigen::Index>(rows[i].size()));
+      for (size_t k = 0; k < rows[i].size(); ++k) Ui.row(k) = U.row(rows[i][k]), yi[k] = y[rows[i][k]];
+      GP gp = make_fixed_gp(opt_.kernel, theta_for(a.g), opt_.noise_std * opt_.noise_std, false);
+      gp.set_data(Ui, yi);
+      info = gp.information_gain();
+    }
     const double bs = agpucb_beta_sqrt(s.h * opt_.B0, opt_.noise_std, info, opt_.delta);
     a.bound = std::sqrt(c1 * a.plays * bs * bs * info);
   }
-  double best_lower = -std::numeric_limits<double>::infinity();
-  for (const Arm& a : arms_)
-    if (!a.eliminated && a.plays > 0) best_lower = std::max(best_lower, a.reward / a.plays - width(a));
-  int active = 0;
-  for (Arm& a : arms_) {
-    if (!a.eliminated && a.plays > 0 && a.reward / a.plays + a.bound / a.plays + width(a) < best_lower)
+  // Only a longer lengthscale can be misspecified (the classes are nested: a shorter one contains every
+  // function of a longer one), so arm i is tested against the shorter arms j > i only.
+  double best_lower_shorter = -std::numeric_limits<double>::infinity();
+  for (int i = static_cast<int>(arms_.size()) - 1; i >= 0; --i) {
+    Arm& a = arms_[i];
+    if (a.eliminated || a.plays == 0) continue;
+    if (a.reward / a.plays + a.bound / a.plays + width(a) < best_lower_shorter) {
       a.eliminated = true;
-    active += a.eliminated ? 0 : 1;
+      continue;
+    }
+    best_lower_shorter = std::max(best_lower_shorter, a.reward / a.plays - width(a));
   }
-  if (active == 0) arms_.back().eliminated = false;  // cannot happen (the best arm passes); keep one anyway
   int pick = -1;
   for (int i = 0; i < static_cast<int>(arms_.size()); ++i)
     if (!arms_[i].eliminated && (pick < 0 || arms_[i].bound < arms_[pick].bound)) pick = i;
@@ -214,7 +227,10 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y_raw, const Mat& pending, 
 
   if (opt_.combine != MapCombination::None) theta_map_ = fit_map(U, y);
 
-  const double t = static_cast<double>(n);
+  // p(t): t counts all observations (paper preset) or only the UCB steps, this one included, so that
+  // p matches the one-step sum, which has a term per UCB step (with the design counted, the first step
+  // alone must "explain" p(n_init) and jumps h).
+  const double t = opt_.p_counts_design ? static_cast<double>(n) : static_cast<double>(onestep_terms_.size() + 1);
   const double p_t = opt_.p_scale * std::pow(t, opt_.p_exponent);
   const Scaling prev = split_scaling(h_, opt_.lambda, d);
   std::map<double, Candidate> cache;  // trial h → candidate (one-step/wang reuse the final one)
@@ -299,6 +315,7 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y_raw, const Mat& pending, 
       arms.push_back({{"g", a.g}, {"plays", a.plays}, {"bound", a.bound}, {"eliminated", a.eliminated}});
     info_["arms"] = arms;
     info_["arm"] = balance_arm_;
+    info_["h_schedule"] = h_;  // the one-step h(t) that admits the candidates
     arm_log_.emplace_back(c.x_unit, balance_arm_);
   }
   if (pendingU.rows() > 0) info_["fantasy"] = to_string(config_.fantasy);
