@@ -74,6 +74,23 @@ int run_kfo(int argc, char** argv) {
   o.start_from_baseline = start_from_baseline;
   o.seed = seed;
 
+  // Progress on stderr: the phase, for the search Θ k of K and evaluation j of J, the best value so far and
+  // the elapsed time (search lines at most every 0.5 s).
+  const auto started = std::chrono::steady_clock::now();
+  double last_line = -1.0;
+  o.progress = [&](const ExperimentOptions::Progress& p) {
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const bool search_step = p.evaluations > 0;
+    if (search_step && p.evaluation < p.evaluations && t - last_line < 0.5) return;
+    last_line = t;
+    std::fprintf(stderr, "kfo: %s", p.phase.c_str());
+    if (search_step)
+      std::fprintf(stderr, ", hyperkernel setting %d of %d, evaluation %d of %d, best %s %.4g", p.theta, p.thetas,
+                   p.evaluation, p.evaluations,
+                   task == Task::Classification ? "CV accuracy" : "log marginal likelihood", p.best);
+    std::fprintf(stderr, ", %.1f s\n", t);
+  };
+
   Dataset d = load_csv(data);
   const Split split = random_split(static_cast<int>(d.X.rows()), test_fraction, seed);
   Mat Xtr = take_rows(d.X, split.train), Xte = take_rows(d.X, split.test);
