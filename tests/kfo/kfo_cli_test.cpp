@@ -158,5 +158,5 @@ TEST(KfoCli, BenchDataSetNamesAreCheckedCaseInsensitively) {
     EXPECT_EQ(r.err_lines(), 1) << c.args << "\nstderr: " << r.err;
     EXPECT_NE(r.err.find(c.expect), std::string::npos) << c.args << "\nexpected '" << c.expect << "' in: " << r.err;
   }
-  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "svm.md"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out/svm.md"));
 }
