@@ -201,7 +201,9 @@ void run_task(const Task& task, const AdaptiveBenchOptions& o, const std::string
 
 // ---- method factories ----
 
+// The paper's literal constants unless a method overrides one (the product preset is not the paper's).
 Maker agpucb_d(const AdaptiveBenchOptions& o, int dim, int n_init, nlohmann::json opts) {
+  if (!opts.contains("preset")) opts["preset"] = "paper";
   return [=](std::uint64_t seed) -> std::unique_ptr<Strategy> {
     StrategyConfig c = config_for(n_init, seed, o);
     c.module_options = opts;

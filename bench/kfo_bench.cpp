@@ -1,5 +1,6 @@
 #include "kfo_bench.hpp"
 
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -56,11 +57,37 @@ const PaperGp kPaperGp[] = {
     {"Airfoil", "airfoil.csv", "204.1 ± 4.5", "358.93 ± 8.93", "305.88 ± 7.46"},
 };
 
+std::string lower(std::string s) {
+  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+// Names match case-insensitively, by the paper's name or by the file name.
 bool selected(const std::vector<std::string>& list, const std::string& name) {
   if (list.empty()) return true;
   for (const auto& s : list)
-    if (s == name) return true;
+    if (lower(s) == lower(name)) return true;
   return false;
+}
+
+// Every data set asked for by name must be one of the table's and present: one-line InputError naming it,
+// the allowed names or the missing file (with no list, the sets present are used and absent ones skipped).
+template <class Table>
+void check_selection(const std::vector<std::string>& list, const Table& table, const std::string& option,
+                     const std::string& data_dir) {
+  for (const auto& s : list) {
+    bool known = false;
+    std::string allowed;
+    for (const auto& p : table) {
+      allowed += (allowed.empty() ? "" : ", ") + std::string(p.name);
+      if (lower(s) != lower(p.name) && lower(s) != lower(p.file)) continue;
+      known = true;
+      const std::string path = data_dir + "/" + p.file;
+      if (!std::filesystem::exists(path))
+        throw InputError(option + " '" + s + "': data file '" + path + "' not found (see --data-dir)");
+    }
+    if (!known) throw InputError(option + ": unknown data set '" + s + "' (allowed: " + allowed + ")");
+  }
 }
 
 /// Seeded row subsample to at most max_rows (stratification not needed at these sizes).
@@ -344,6 +371,11 @@ nlohmann::json run_gp(const KfoBenchOptions& b, const std::string& data_dir, std
 
 nlohmann::json run_kfo_bench(const KfoBenchOptions& b, std::ostream& log) {
   const std::string data_dir = b.data_dir.empty() ? std::string("data") : b.data_dir;
+  for (const auto& part : b.parts)
+    if (part != "synthetic" && part != "svm" && part != "gp" && part != "runtime")
+      throw InputError("unknown bench part '" + part + "' (allowed: synthetic, svm, gp, runtime)");
+  check_selection(b.svm_datasets, kPaperSvm, "--svm-datasets", data_dir);
+  check_selection(b.gp_datasets, kPaperGp, "--gp-datasets", data_dir);
   std::filesystem::create_directories(b.out_dir);
   nlohmann::json J;
   J["options"] = {{"runs", b.runs}, {"splits", b.splits}, {"max_rows", b.max_rows}, {"subspaces", b.subspaces},

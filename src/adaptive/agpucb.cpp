@@ -8,6 +8,7 @@
 // - eq. 16 stores 2 β_j^{1/2} σ_j(x_{j+1}) for each earlier suggestion of this object; σ is in the
 //   model's units (standardised ones when normalize is on).
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "internal.hpp"
@@ -17,6 +18,7 @@
 #include "kbo/core/random.hpp"
 #include "kbo/acquisition/fantasy.hpp"
 #include "kbo/optimize/multistart.hpp"
+#include "kbo/strategy/targets.hpp"
 
 namespace kbo {
 
@@ -44,7 +46,8 @@ AgpucbStrategy::AgpucbStrategy(StrategyConfig config, std::shared_ptr<const Spac
   design_ = unit.sample(config_.n_init, config_.init_method, rng);
 }
 
-std::string AgpucbStrategy::name() const { return "agpucb-" + to_string(opt_.estimator); }
+// The estimator is a constant of the run (stored in the study's options and in last_info()).
+std::string AgpucbStrategy::name() const { return "agpucb"; }
 
 Vec AgpucbStrategy::theta_for(double g) const {
   switch (opt_.combine) {
@@ -80,9 +83,14 @@ Vec AgpucbStrategy::fit_map(const Mat& U, const Vec& y) {
 
 AgpucbStrategy::Candidate AgpucbStrategy::evaluate_candidate(double h, const Mat& U, const Vec& y,
                                                              const Mat& pendingU, int trial_index) const {
+  return evaluate_scaling(split_scaling(h, opt_.lambda, static_cast<int>(U.cols())), U, y, pendingU, trial_index);
+}
+
+AgpucbStrategy::Candidate AgpucbStrategy::evaluate_scaling(const Scaling& s, const Mat& U, const Vec& y,
+                                                           const Mat& pendingU, int trial_index) const {
   const int d = static_cast<int>(U.cols());
   Candidate c;
-  c.s = split_scaling(h, opt_.lambda, d);
+  c.s = s;
   c.theta = theta_for(c.s.g);
   GP gp = make_fixed_gp(opt_.kernel, c.theta, opt_.noise_std * opt_.noise_std, opt_.normalize);
   gp.set_data(U, y);
@@ -103,12 +111,94 @@ AgpucbStrategy::Candidate AgpucbStrategy::evaluate_candidate(double h, const Mat
   return c;
 }
 
+// Length-scale balancing (our reading of Ziomek, Adachi & Osborne, NeurIPS 2024; docs/papers.md#adaptive):
+// base learners are GP-UCB with θ_i = θ(g_i), g_i = 2^i, B_i = g_i^d B₀ (Lemma 6), Lemma-1 β_i. Learner i
+// is admitted once g_i ≤ g(h(t)), h(t) from A-GP-UCB's one-step regret matching (eq. 16); a longer
+// lengthscale is never dropped for being long. Regret balancing plays the learner with the smallest putative bound
+// R_i(n_i) = sqrt(C₁ n_i β_i γ_i) (γ_i: information gain of the arm's own n_i points under θ_i), so short
+// lengthscales are tried in proportion to how little their bound grows; all arms share all data, so what a
+// short arm finds a long arm exploits. Elimination (the
+// regret-balancing test of Pacchiano et al. 2020): learner i is dropped when its mean reward plus its
+// claimed per-step regret R_i/n_i falls below a shorter-lengthscale learner's mean reward by more than the
+// noise allows: its model has been contradicted (a long lengthscale stuck on a broad local optimum).
+Scaling AgpucbStrategy::balance_choice(const Mat& U, const Vec& y, double g_max) {
+  const int d = static_cast<int>(U.cols());
+  while (static_cast<int>(arms_.size()) < opt_.balance_max_candidates &&
+         std::ldexp(1.0, static_cast<int>(arms_.size())) <= g_max * (1.0 + 1e-12)) {
+    Arm a;
+    a.g = std::ldexp(1.0, static_cast<int>(arms_.size()));
+    arms_.push_back(a);
+  }
+  // Rewards of each arm's observed suggestions (model units of this step).
+  std::vector<std::vector<Eigen::Index>> rows(arms_.size());  // each arm's observed suggestions
+  for (Arm& a : arms_) a.plays = 0, a.reward = 0.0;
+  for (const auto& [x, arm] : arm_log_) {
+    for (Eigen::Index r = 0; r < U.rows(); ++r)
+      if ((U.row(r).transpose() - x).norm() < kRepeatTolerance) {
+        ++arms_[arm].plays;
+        arms_[arm].reward += y[r];
+        rows[arm].push_back(r);
+        break;
+      }
+  }
+  const double c1 = regret_constant_c1(opt_.noise_std);
+  const double K = static_cast<double>(arms_.size());
+  const double n = static_cast<double>(U.rows());
+  auto width = [&](const Arm& a) {  // noise concentration of a mean of `plays` rewards
+    return opt_.noise_std * std::sqrt(2.0 * std::log(std::max(2.0, K * n * n / opt_.delta)) / a.plays);
+  };
+  for (size_t i = 0; i < arms_.size(); ++i) {
+    Arm& a = arms_[i];
+    if (a.eliminated) continue;
+    Scaling s;
+    s.g = a.g;
+    s.h = std::pow(a.g, d);
+    s.eps_g = s.h - 1.0;
+    // γ of the arm's own n_i points under its θ_i (the information its plays gathered).
+    double info = 0.0;
+    if (!rows[i].empty()) {
+      Mat Ui(static_cast<Eigen::Index>(rows[i].size()), d);
+      Vec yi(static_cast<Eigen::Index>(rows[i].size()));
+      for (size_t k = 0; k < rows[i].size(); ++k) Ui.row(k) = U.row(rows[i][k]), yi[k] = y[rows[i][k]];
+      GP gp = make_fixed_gp(opt_.kernel, theta_for(a.g), opt_.noise_std * opt_.noise_std, false);
+      gp.set_data(Ui, yi);
+      info = gp.information_gain();
+    }
+    const double bs = agpucb_beta_sqrt(s.h * opt_.B0, opt_.noise_std, info, opt_.delta);
+    a.bound = std::sqrt(c1 * a.plays * bs * bs * info);
+  }
+  // Only a longer lengthscale can be misspecified (the classes are nested: a shorter one contains every
+  // function of a longer one), so arm i is tested against the shorter arms j > i only.
+  double best_lower_shorter = -std::numeric_limits<double>::infinity();
+  for (int i = static_cast<int>(arms_.size()) - 1; i >= 0; --i) {
+    Arm& a = arms_[i];
+    if (a.eliminated || a.plays == 0) continue;
+    if (a.reward / a.plays + a.bound / a.plays + width(a) < best_lower_shorter) {
+      a.eliminated = true;
+      continue;
+    }
+    best_lower_shorter = std::max(best_lower_shorter, a.reward / a.plays - width(a));
+  }
+  int pick = -1;
+  for (int i = 0; i < static_cast<int>(arms_.size()); ++i)
+    if (!arms_[i].eliminated && (pick < 0 || arms_[i].bound < arms_[pick].bound)) pick = i;
+  balance_arm_ = pick;
+  Scaling s;
+  s.g = arms_[pick].g;
+  s.h = std::pow(s.g, d);
+  s.eps_g = s.h - 1.0;
+  return s;
+}
+
 Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) {
   return suggest(X, y, pending, Mat(0, space_->dim()), trial_index);
 }
 
-Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Mat& failed, int trial_index) {
+Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y_raw, const Mat& pending, const Mat& failed, int trial_index) {
   const int n = static_cast<int>(X.rows());
+  // normalize: the default BO's robust scaling (any magnitude, extreme outliers tamed) before the GP
+  // standardises; the paper models raw values.
+  const Vec y = opt_.normalize && y_raw.size() > 0 ? robust_scale_targets(y_raw) : y_raw;
   const int d = space_->dim();
   UnitCubeSpace unit(space_);
   info_ = nlohmann::json::object();
@@ -126,6 +216,8 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, cons
     h_ = 1.0;
     onestep_terms_.clear();
     theta_map_.resize(0);
+    arms_.clear();
+    arm_log_.clear();
   }
   last_n_ = n;
 
@@ -135,7 +227,10 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, cons
 
   if (opt_.combine != MapCombination::None) theta_map_ = fit_map(U, y);
 
-  const double t = static_cast<double>(n);
+  // p(t): t counts all observations (paper preset) or only the UCB steps, this one included, so that
+  // p matches the one-step sum, which has a term per UCB step (with the design counted, the first step
+  // alone must "explain" p(n_init) and jumps h).
+  const double t = opt_.p_counts_design ? static_cast<double>(n) : static_cast<double>(onestep_terms_.size() + 1);
   const double p_t = opt_.p_scale * std::pow(t, opt_.p_exponent);
   const Scaling prev = split_scaling(h_, opt_.lambda, d);
   std::map<double, Candidate> cache;  // trial h → candidate (one-step/wang reuse the final one)
@@ -171,6 +266,7 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, cons
       break;
     }
     case RegretEstimator::OneStep:
+    case RegretEstimator::Balance:  // the one-step schedule admits the candidates; one is chosen below
       ls = match_reference(
           [&](double h) {
             const Candidate& c = candidate(h);
@@ -184,9 +280,13 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, cons
       break;
   }
   h_ = std::max(h_, ls.h);
-  const Candidate& c = candidate(h_);
+  std::optional<Candidate> balanced;
+  if (opt_.estimator == RegretEstimator::Balance)
+    balanced = evaluate_scaling(balance_choice(U, y, split_scaling(h_, opt_.lambda, d).g), U, y, pendingU, trial_index);
+  const Candidate& c = balanced ? *balanced : candidate(h_);
   onestep_terms_.push_back(2.0 * c.beta_sqrt * c.sigma);
-  if (opt_.estimator == RegretEstimator::OneStep) estimate = onestep_sum + onestep_terms_.back();
+  if (opt_.estimator == RegretEstimator::OneStep || opt_.estimator == RegretEstimator::Balance)
+    estimate = onestep_sum + onestep_terms_.back();
 
   double log_ratio = 0.0;
   for (int i = 0; i < d; ++i) log_ratio += std::log(theta0_[i] / c.theta[i]);
@@ -209,6 +309,15 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, cons
   info_["line_search_evals"] = ls.evaluations;
   info_["h_capped"] = ls.capped;
   info_["sigma_at_x"] = c.sigma;
+  if (balanced) {
+    nlohmann::json arms = nlohmann::json::array();
+    for (const Arm& a : arms_)
+      arms.push_back({{"g", a.g}, {"plays", a.plays}, {"bound", a.bound}, {"eliminated", a.eliminated}});
+    info_["arms"] = arms;
+    info_["arm"] = balance_arm_;
+    info_["h_schedule"] = h_;  // the one-step h(t) that admits the candidates
+    arm_log_.emplace_back(c.x_unit, balance_arm_);
+  }
   if (pendingU.rows() > 0) info_["fantasy"] = to_string(config_.fantasy);
   // Never suggest a pending point again (with fantasy "none", or when the acquisition's maximiser lands
   // exactly on one): take a uniform random point instead. Evaluated points may be repeated: Algorithm 1

@@ -1,6 +1,7 @@
 // JSON (StrategyConfig::module_options) → AgpucbOptions / BaselineOptions, with one-line InputErrors.
 #include <cmath>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "kbo/adaptive/agpucb.hpp"
@@ -72,14 +73,45 @@ void require(bool ok, const std::string& msg) {
 
 }  // namespace
 
+AgpucbOptions AgpucbOptions::paper() { return AgpucbOptions{}; }
+
+AgpucbOptions AgpucbOptions::product() {
+  // Chosen on the selection seeds of `kbo bench adaptive-suite` (docs/bench/adaptive.md#product-defaults).
+  AgpucbOptions o;
+  o.preset = AgpucbPreset::Product;
+  o.normalize = true;
+  o.kernel = "matern52";
+  o.estimator = RegretEstimator::OneStep;  // eq. 15 stays inactive for t < ~130 (docs/bench/adaptive.md)
+  o.combine = MapCombination::None;
+  o.theta0 = {0.5};
+  o.B0 = 1.0;
+  o.p_scale = 4.0;
+  o.p_counts_design = false;
+  o.noise_std = 0.01;
+  return o;
+}
+
+std::string AgpucbOptions::product_summary() {
+  const AgpucbOptions o = product();
+  std::ostringstream s;
+  s << "agpucb defaults (preset \"product\"): targets robust-scaled and standardised, kernel " << o.kernel
+    << ", estimator " << to_string(o.estimator) << ", combine " << to_string(o.combine) << ", theta0 " << o.theta0[0]
+    << " (unit cube), B0 " << o.B0 << ", noise_std " << o.noise_std << " (standardised units), delta " << o.delta
+    << ", lambda " << o.lambda << ", p(t) = " << o.p_scale << " t^" << o.p_exponent
+    << "; set any of them with --options '{\"agpucb\": {...}}'; {\"agpucb\": {\"preset\": \"paper\"}} gives the "
+       "paper's constants (raw targets, rbf, theta0 1, B0 2, estimator bound, p(t) = t^0.9)";
+  return s.str();
+}
+
 AgpucbOptions AgpucbOptions::from_json(const nlohmann::json& j, int dim) {
   const std::string w = "agpucb";
   check_keys(j,
-             {"theta0", "B0", "delta", "lambda", "p_exponent", "p_scale", "noise_std", "kernel", "estimator",
+             {"preset", "theta0", "B0", "delta", "lambda", "p_exponent", "p_scale", "noise_std", "kernel", "estimator",
               "combine", "prior_shape", "prior_rate", "map_restarts", "kappa", "h_max", "line_search_tol",
-              "line_search_max_evals", "normalize"},
+              "line_search_max_evals", "normalize", "balance_max_candidates", "p_counts_design"},
              w);
-  AgpucbOptions o;
+  const AgpucbPreset preset = parse_enum<AgpucbPreset>("agpucb preset", get_str(j, "preset", "product", w));
+  AgpucbOptions o = preset == AgpucbPreset::Paper ? paper() : product();
   o.theta0 = get_lengthscales(j, "theta0", o.theta0, dim, w);
   o.B0 = get_num(j, "B0", o.B0, w);
   o.delta = get_num(j, "delta", o.delta, w);
@@ -98,6 +130,11 @@ AgpucbOptions AgpucbOptions::from_json(const nlohmann::json& j, int dim) {
   o.h_max = get_num(j, "h_max", o.h_max, w);
   o.line_search_tol = get_num(j, "line_search_tol", o.line_search_tol, w);
   o.line_search_max_evals = get_int(j, "line_search_max_evals", o.line_search_max_evals, w);
+  o.balance_max_candidates = get_int(j, "balance_max_candidates", o.balance_max_candidates, w);
+  if (!j.is_null() && j.contains("p_counts_design")) {
+    require(j["p_counts_design"].is_boolean(), "agpucb option 'p_counts_design' must be true or false");
+    o.p_counts_design = j["p_counts_design"].get<bool>();
+  }
   if (!j.is_null() && j.contains("normalize")) {
     require(j["normalize"].is_boolean(), "agpucb option 'normalize' must be true or false");
     o.normalize = j["normalize"].get<bool>();
@@ -114,11 +151,14 @@ AgpucbOptions AgpucbOptions::from_json(const nlohmann::json& j, int dim) {
   require(o.h_max >= 1.0, "agpucb option 'h_max' must be >= 1");
   require(o.line_search_tol > 0.0, "agpucb option 'line_search_tol' must be > 0");
   require(o.line_search_max_evals >= 2, "agpucb option 'line_search_max_evals' must be >= 2");
+  require(o.balance_max_candidates >= 1 && o.balance_max_candidates <= 60,
+          "agpucb option 'balance_max_candidates' must be in [1, 60]");
   return o;
 }
 
 nlohmann::json AgpucbOptions::to_json() const {
-  return {{"theta0", theta0},
+  return {{"preset", enum_name(preset)},
+          {"theta0", theta0},
           {"B0", B0},
           {"delta", delta},
           {"lambda", lambda},
@@ -135,7 +175,9 @@ nlohmann::json AgpucbOptions::to_json() const {
           {"h_max", h_max},
           {"line_search_tol", line_search_tol},
           {"line_search_max_evals", line_search_max_evals},
-          {"normalize", normalize}};
+          {"normalize", normalize},
+          {"balance_max_candidates", balance_max_candidates},
+          {"p_counts_design", p_counts_design}};
 }
 
 BaselineOptions BaselineOptions::from_json(const nlohmann::json& j, int dim) {

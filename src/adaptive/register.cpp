@@ -11,7 +11,8 @@ void register_adaptive_module() {
                               {"n_init", "init_method", "seed", "acq_optimizer", "fantasy", "module_options"},
                               {"agpucb"},
                               "agpucb",
-                              "A-GP-UCB (Berkenkamp et al. 2019): lengthscales shrink on a schedule, no hyperparameter fit"});
+                              "A-GP-UCB (Berkenkamp et al. 2019): lengthscales shrink on a schedule so the model "
+                              "cannot stay too smooth; " + AgpucbOptions::product_summary()});
   option_sections().add("agpucb", {[](const nlohmann::json& v, const StrategyConfig&, int dim) {
                                      AgpucbOptions::from_json(v, dim > 0 ? dim : 1);
                                    },

@@ -1,5 +1,6 @@
 #include "kbo/kfo/experiment.hpp"
 
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -7,6 +8,7 @@
 #include <numeric>
 
 #include "kbo/core/error.hpp"
+#include "kbo/kfo/cv_psd.hpp"
 #include "kbo/model/kernels/combine.hpp"
 #include "kbo/model/kernels/matern.hpp"
 #include "kbo/model/kernels/stationary.hpp"
@@ -61,11 +63,18 @@ LearnedKernel learn(const ExperimentOptions& o, int dim, RunAt run_at) {
   LearnedKernel best;
   best.train_score = kNegInf;
   int calls = 0;
+  const int thetas = o.tune_hyperkernel ? o.outer.n_init + o.outer.iterations : 1;
   auto gamma = [&](const HyperkernelParams& th) {
     BasisOptions bo = o.basis;
     bo.hyper = th;
     auto basis = std::make_shared<FunctionalBasis>(dim, bo);
-    SearchResult sr = run_at(*basis, o.seed * 1000003 + 17 * (++calls));
+    const int call = ++calls;
+    std::function<void(int, int, double)> report;
+    if (o.progress)
+      report = [&, call](int k, int n, double b) {
+        o.progress({"search", call, thetas, k, n, std::max(b, best.train_score)});
+      };
+    SearchResult sr = run_at(*basis, o.seed * 1000003 + 17 * call, report);
     best.seconds_optimising += sr.seconds_optimising;
     best.seconds_evaluating += sr.seconds_evaluating;
     if (sr.y_best > best.train_score) {
@@ -224,7 +233,7 @@ LearnedKernel learn_gp_kernel(const Mat& X, const Vec& y, const ExperimentOption
   const auto idx = search_subset(static_cast<int>(X.rows()), o.max_search_points, o.seed);
   const Mat Xs = take_rows(X, idx);
   const Vec ys = take(y, idx);
-  auto run_at = [&](const FunctionalBasis& basis, std::uint64_t seed) {
+  auto run_at = [&](const FunctionalBasis& basis, std::uint64_t seed, std::function<void(int, int, double)> report) {
     FunctionalObjective f = [&](const Vec& z) -> double {
       try {
         GP gp(make_gp_functional(basis, z, o, base), base ? base_noise : 1e-2, true, true);
@@ -242,6 +251,7 @@ LearnedKernel learn_gp_kernel(const Mat& X, const Vec& y, const ExperimentOption
     };
     SearchOptions so = o.search;
     so.seed = seed;
+    so.on_evaluation = std::move(report);
     if (base) so.evaluate_start = true;
     return search_functional(f, basis.components(), so);
   };
@@ -259,6 +269,7 @@ std::vector<MethodResult> run_regression(const Mat& Xtr, const Vec& ytr, const M
   for (const auto& m : methods) {
     if (m == "kfo") continue;
     const std::string kname = m == "matern32" ? "matern32_ard" : m;
+    if (o.progress) o.progress({"baseline " + m, 0, 0, 0, 0, 0.0});
     const auto t0 = Clock::now();
     GP gp = fit_gp(make_gp_baseline(kname, D), Xtr, ytr, o.gp_fit_restarts, o.seed + 101, o.gp_map);
     MethodResult r;
@@ -291,7 +302,9 @@ std::vector<MethodResult> run_regression(const Mat& Xtr, const Vec& ytr, const M
       base = base_holder.get();
       base_noise = best_baseline->noise_variance();
     }
+    if (o.progress) o.progress({"search", 0, 0, 0, 0, 0.0});
     LearnedKernel lk = learn_gp_kernel(Xtr, ytr, o, base, base_noise);
+    if (o.progress) o.progress({"final fit", 0, 0, 0, 0, lk.train_score});
     GP gp(make_functional_kernel(lk, o, base), base ? base_noise : 1e-2, true, true);
     gp.set_data(Xtr, ytr);
     FitOptions fo;
@@ -327,14 +340,14 @@ LearnedKernel learn_svm_kernel(const Mat& X, const Labels& y, const ExperimentOp
   const Labels ys = take(y, idx);
   const Mat R = pairwise_distances(Xs, Xs);
   const Folds folds = make_folds(ys, o.cv_folds, o.seed + 3);
-  auto run_at = [&](const FunctionalBasis& basis, std::uint64_t seed) {
+  auto run_at = [&](const FunctionalBasis& basis, std::uint64_t seed, std::function<void(int, int, double)> report) {
     FunctionalObjective f = [&](const Vec& z) -> double {
       FunctionalKernel k(basis, z, FunctionalPsd::None, false);
-      const SpectralTransform T(k.profile_matrix(R), o.svm_fix);
-      return select_c(T.train(), ys, o.c_grid, folds).accuracy;
+      return select_c_fixed_per_fold(k.profile_matrix(R), ys, o.c_grid, folds, o.svm_fix).accuracy;
     };
     SearchOptions so = o.search;
     so.seed = seed;
+    so.on_evaluation = std::move(report);
     return search_functional(f, basis.components(), so);
   };
   return learn(o, static_cast<int>(X.cols()), run_at);
@@ -353,6 +366,7 @@ std::vector<MethodResult> run_classification(const Mat& Xtr, const Labels& ytr, 
     const auto t0 = Clock::now();
     MethodResult r;
     r.name = m;
+    if (o.progress) o.progress({m == "kfo" ? "search" : "baseline " + m, 0, 0, 0, 0, 0.0});
     if (m == "rbf") {
       // SE kernel at the median-heuristic lengthscale, C by CV.
       const SvmOutcome s = svm_with_gram(se_gram(Rtr, med), se_gram(Rte, med), ytr, yte, o, folds);
@@ -422,9 +436,17 @@ std::vector<MethodResult> run_classification(const Mat& Xtr, const Labels& ytr, 
       r.kernel = "libsvm rbf(gamma=" + std::to_string(gamma) + "), C=" + std::to_string(best.C);
     } else if (m == "kfo") {
       LearnedKernel lk = learn_svm_kernel(Xtr, ytr, o);
+      if (o.progress) o.progress({"final fit", 0, 0, 0, 0, lk.train_score});
       FunctionalKernel k(*lk.basis, lk.z, FunctionalPsd::None, false);
-      const SpectralTransform T(k.profile_matrix(Rtr), o.svm_fix);
-      const SvmOutcome s = svm_with_gram(T.train(), T.test(k.profile_matrix(Rte)), ytr, yte, o, folds);
+      const Mat Ktr = k.profile_matrix(Rtr);
+      const SpectralTransform T(Ktr, o.svm_fix);
+      const CvChoice c = select_c_fixed_per_fold(Ktr, ytr, o.c_grid, folds, o.svm_fix);  // fix inside each fold
+      PrecomputedSvm svm;
+      svm.fit(T.train(), ytr, c.C);
+      SvmOutcome s;
+      s.C = c.C;
+      s.cv_accuracy = c.accuracy;
+      s.test_error = error_rate(svm.predict(T.test(k.profile_matrix(Rte))), yte);
       r.test_metric = s.test_error;
       r.train_score = s.cv_accuracy;
       r.seconds_optimising = lk.seconds_optimising;

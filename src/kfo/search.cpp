@@ -53,6 +53,7 @@ SearchResult search_functional(const FunctionalObjective& f, int dimension, cons
       res.y_best = y;
       res.z_best = z;
     }
+    if (o.on_evaluation) o.on_evaluation(static_cast<int>(res.z.size()), search_evaluations(o), res.y_best);
   };
   if (o.evaluate_start) evaluate(z_sharp, -1);
 
@@ -115,6 +116,10 @@ SearchResult search_functional(const FunctionalObjective& f, int dimension, cons
   }
   res.seconds_optimising = std::max(0.0, seconds_since(t_total) - res.seconds_evaluating);
   return res;
+}
+
+int search_evaluations(const SearchOptions& o) {
+  return (o.evaluate_start ? 1 : 0) + o.subspaces * (o.n_init_per_subspace + o.iterations);
 }
 
 }  // namespace kbo::kfo

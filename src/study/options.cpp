@@ -20,6 +20,14 @@ namespace kbo {
 
 namespace {
 
+// "name: help" of every registered strategy, for the --strategy help text (states A-GP-UCB's constants).
+std::string strategy_helps() {
+  std::string out;
+  for (const auto& name : strategies().names()) out += (out.empty() ? "" : "; ") + name + ": " + strategies().get(name).help;
+  return out;
+}
+
+
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t");
   if (b == std::string::npos) return "";
@@ -158,7 +166,7 @@ std::vector<OptionSpec> build_table() {
   add("json", K::Flag, kOutput, "", "print one JSON object instead of a table",
       [](StudyOptions& o, const nlohmann::json& v) { o.json = flag("json", v); });
   // ---- strategy (each sets one StrategyConfig field; check_study_options rejects what the strategy ignores)
-  add("strategy", K::String, kStrategy, "strategy", strategies().allowed() + " (default gpucb)",
+  add("strategy", K::String, kStrategy, "strategy", strategies().allowed() + " (default gpucb). " + strategy_helps(),
       [](StudyOptions& o, const nlohmann::json& v) {
         const std::string name = text("strategy", v);
         strategies().get(name);

@@ -184,9 +184,12 @@ TEST(Agpucb, FactoryReadsModuleOptionsAndRejectsBadOnes) {
   StrategyConfig c = base_config(2, 1);
   c.module_options = {{"estimator", "wang"}, {"B0", 0.5}};
   auto s = make_agpucb_strategy(c, unit_box(2));
-  EXPECT_EQ(s->name(), "agpucb-wang");
+  EXPECT_EQ(s->name(), "agpucb");
+  EXPECT_EQ(dynamic_cast<AgpucbStrategy&>(*s).options().estimator, RegretEstimator::Wang);
+  EXPECT_DOUBLE_EQ(dynamic_cast<AgpucbStrategy&>(*s).options().B0, 0.5);
   c.module_options = {{"rkhs_bound", 3.0}, {"agpucb", {{"estimator", "onestep"}}}};
-  EXPECT_EQ(make_agpucb_strategy(c, unit_box(2))->name(), "agpucb-onestep");
+  EXPECT_EQ(dynamic_cast<AgpucbStrategy&>(*make_agpucb_strategy(c, unit_box(2))).options().estimator,
+            RegretEstimator::OneStep);
   c.module_options = {{"lambda", -1}};
   EXPECT_THROW(make_agpucb_strategy(c, unit_box(2)), InputError);
 }
@@ -212,6 +215,66 @@ TEST(Agpucb, EscapesTheLocalOptimumOfTheFig2FunctionWhereGpUcbDoesNot) {
   }
   EXPECT_GE(found_a, 4) << "A-GP-UCB found the global optimum on " << found_a << "/" << seeds << " seeds";
   EXPECT_LE(found_g, 1) << "GP-UCB(θ₀=1) found it on " << found_g << "/" << seeds << " seeds";
+}
+
+}  // namespace
+}  // namespace kbo
+
+namespace kbo {
+namespace {
+
+// The product preset models robust-scaled, standardised targets: multiplying the objective by a power of
+// two (exact in floating point) leaves every suggestion bit-for-bit unchanged; the paper preset (raw
+// values, fixed B₀ and σ) does not have that property, which is why it is not the default.
+TEST(AgpucbProduct, SuggestionsDoNotDependOnTheObjectivesUnits) {
+  const Fn f = [](const Vec& x) { return std::sin(9 * x[0]) * std::cos(4 * x[1]) + x[0]; };
+  const Fn big = [&](const Vec& x) { return 1024.0 * f(x); };
+  for (const char* preset : {"product", "paper"}) {
+    StrategyConfig c = base_config(4, 5);
+    c.module_options = {{"agpucb", {{"preset", preset}}}};
+    auto a = make_agpucb_strategy(c, unit_box(2)), b = make_agpucb_strategy(c, unit_box(2));
+    Mat Xa, Xb;
+    Vec ya, yb;
+    run(*a, f, 2, 12, Xa, ya);
+    run(*b, big, 2, 12, Xb, yb);
+    if (std::string(preset) == "product")
+      EXPECT_EQ(Xa, Xb);
+    else
+      EXPECT_NE(Xa, Xb);
+  }
+}
+
+// Length-scale balancing: the candidate scalings are 1, 2, 4, … up to g(h(t)); each suggestion uses the
+// non-eliminated candidate with the smallest putative bound, and its θ is θ₀/g of that candidate.
+TEST(AgpucbBalance, PlaysTheCandidateWithTheSmallestBound) {
+  const bench::RkhsFunction fr = bench::paper_rkhs_function();
+  const Fn f = [&](const Vec& x) { return fr(x); };
+  StrategyConfig c = base_config(3, 9);
+  c.module_options = {{"agpucb", {{"estimator", "balance"}, {"p_scale", 8.0}}}};
+  auto s = make_agpucb_strategy(c, unit_box(1));
+  Mat X;
+  Vec y;
+  std::vector<nlohmann::json> infos;
+  run(*s, f, 1, 30, X, y, &infos);
+  int multi = 0;
+  for (int k = 3; k < 30; ++k) {
+    const auto& in = infos[k];
+    const auto& arms = in["arms"];
+    ASSERT_FALSE(arms.empty());
+    const int pick = in["arm"];
+    const double g_cap = split_scaling(in["h_schedule"].get<double>(), 0.1, 1).g;
+    EXPECT_LE(arms.back()["g"].get<double>(), g_cap * (1 + 1e-9));
+    for (size_t i = 0; i < arms.size(); ++i) {
+      EXPECT_DOUBLE_EQ(arms[i]["g"].get<double>(), std::ldexp(1.0, static_cast<int>(i)));
+      if (!arms[i]["eliminated"].get<bool>())
+        EXPECT_LE(arms[pick]["bound"].get<double>(), arms[i]["bound"].get<double>());
+    }
+    EXPECT_FALSE(arms[pick]["eliminated"].get<bool>());
+    const std::vector<double> theta = in["theta"];
+    EXPECT_NEAR(theta[0], 0.5 / arms[pick]["g"].get<double>(), 1e-12);
+    multi += arms.size() > 1;
+  }
+  EXPECT_GT(multi, 0);
 }
 
 }  // namespace

@@ -117,10 +117,33 @@ TEST(Schedule, ParseNamesAndOptions) {
   EXPECT_THROW(parse_regret_estimator("foo"), InputError);
   EXPECT_THROW(parse_map_combination("max"), InputError);
   const AgpucbOptions def = AgpucbOptions::from_json(nlohmann::json::object(), 3);
-  EXPECT_DOUBLE_EQ(def.B0, 2.0);
-  EXPECT_DOUBLE_EQ(def.theta0[0], 1.0);
+  // No preset named: the product defaults (standardised targets, one-step estimator, Matérn-5/2).
+  EXPECT_EQ(def.preset, AgpucbPreset::Product);
+  EXPECT_TRUE(def.normalize);
+  EXPECT_EQ(def.estimator, RegretEstimator::OneStep);
+  EXPECT_EQ(def.combine, MapCombination::None);
+  EXPECT_EQ(def.kernel, "matern52");
+  EXPECT_DOUBLE_EQ(def.theta0[0], 0.5);
+  EXPECT_DOUBLE_EQ(def.B0, 1.0);
+  EXPECT_DOUBLE_EQ(def.p_scale, 4.0);
   EXPECT_DOUBLE_EQ(def.lambda, 0.1);
   EXPECT_DOUBLE_EQ(def.p_exponent, 0.9);
+  // The help text states every product constant.
+  const std::string help = AgpucbOptions::product_summary();
+  for (const char* part : {"matern52", "onestep", "theta0 0.5", "B0 1", "4 t^0.9", "noise_std 0.01", "paper"})
+    EXPECT_NE(help.find(part), std::string::npos) << part << " missing in: " << help;
+  // The paper preset is the struct's literal constants; keys given beside it override them.
+  const AgpucbOptions paper = AgpucbOptions::from_json({{"preset", "paper"}}, 3);
+  EXPECT_EQ(paper.to_json(), AgpucbOptions().to_json());
+  EXPECT_DOUBLE_EQ(paper.B0, 2.0);
+  EXPECT_DOUBLE_EQ(paper.theta0[0], 1.0);
+  EXPECT_DOUBLE_EQ(paper.p_scale, 1.0);
+  EXPECT_FALSE(paper.normalize);
+  EXPECT_EQ(paper.estimator, RegretEstimator::Bound);
+  EXPECT_EQ(paper.kernel, "rbf");
+  EXPECT_EQ(AgpucbOptions::from_json({{"preset", "paper"}, {"estimator", "onestep"}}, 1).estimator,
+            RegretEstimator::OneStep);
+  EXPECT_THROW(AgpucbOptions::from_json({{"preset", "fast"}}, 1), InputError);
   const AgpucbOptions o = AgpucbOptions::from_json(
       {{"theta0", {0.5, 0.25}}, {"B0", 0.25}, {"estimator", "onestep"}, {"combine", "min"}, {"normalize", true}}, 2);
   EXPECT_EQ(o.theta0.size(), 2u);
@@ -150,7 +173,7 @@ TEST(Schedule, EnumParseErrorsNameTheKeyAndTheAllowedValues) {
   const std::string est = message([] { parse_regret_estimator("foo"); });
   EXPECT_NE(est.find("agpucb estimator"), std::string::npos) << est;
   EXPECT_NE(est.find("'foo'"), std::string::npos) << est;
-  EXPECT_NE(est.find("none, bound, onestep, wang"), std::string::npos) << est;
+  EXPECT_NE(est.find("none, bound, onestep, wang, balance"), std::string::npos) << est;
   const std::string comb = message([] { AgpucbOptions::from_json({{"combine", "max"}}, 2); });
   EXPECT_NE(comb.find("agpucb combine"), std::string::npos) << comb;
   EXPECT_NE(comb.find("none, min, divide"), std::string::npos) << comb;

@@ -124,3 +124,39 @@ TEST(KfoCli, BadInputExitsWithTwoAndNamesTheProblem) {
     EXPECT_NE(r.err.find(c.expect), std::string::npos) << c.args << "\nexpected '" << c.expect << "' in: " << r.err;
   }
 }
+
+TEST(KfoCli, ProgressGoesToStderrWithPhaseEvaluationBestAndTime) {
+  TempDir dir("kfo_progress");
+  write_data(dir / "blobs.csv", true);
+  const CmdResult r = run_kbo("kfo --data " + quote(dir / "blobs.csv") + " --task classification --json" + kSmall, dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  // --subspaces 1 --init 2 --iterations 2: 4 evaluations; the last one is always reported.
+  EXPECT_NE(r.err.find("kfo: baseline rbf"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hyperkernel setting 1 of 1, evaluation 4 of 4, best CV accuracy"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("kfo: final fit"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" s\n"), std::string::npos) << r.err;
+  EXPECT_NO_THROW(r.json());  // stdout stays one JSON object
+}
+
+TEST(KfoCli, BenchDataSetNamesAreCheckedCaseInsensitively) {
+  TempDir dir("kfo_bench_names");
+  std::filesystem::create_directories(dir / "empty");
+  struct Case {
+    std::string args, expect;
+  };
+  const std::vector<Case> cases = {
+      {"bench kfo --parts svm --svm-datasets nosuchset --out " + quote(dir / "out"), "unknown data set 'nosuchset'"},
+      {"bench kfo --parts gp --gp-datasets nosuchset --out " + quote(dir / "out"), "allowed: Fertility"},
+      // 'SONAR' names Sonar (case-insensitive); its file is absent from this data directory.
+      {"bench kfo --parts svm --svm-datasets SONAR --data-dir " + quote(dir / "empty") + " --out " + quote(dir / "out"),
+       "sonar.csv' not found"},
+      {"bench kfo --parts nosuchpart --out " + quote(dir / "out"), "unknown bench part 'nosuchpart'"},
+  };
+  for (const auto& c : cases) {
+    const CmdResult r = run_kbo(c.args, dir);
+    EXPECT_EQ(r.code, 2) << c.args << "\nstderr: " << r.err;
+    EXPECT_EQ(r.err_lines(), 1) << c.args << "\nstderr: " << r.err;
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << c.args << "\nexpected '" << c.expect << "' in: " << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "out/svm.md"));
+}

@@ -73,8 +73,13 @@ enum class RegretEstimator {
   None,     // h ≡ 1: plain GP-UCB with θ₀ (or MAP) and B₀, Lemma-1 β
   Bound,    // eq. 15
   OneStep,  // eq. 16 (refits the GP and maximises UCB at each trial h)
-  Wang      // modified Wang & de Freitas (2014): smallest h with σ_t(x_{t+1}(h)) ≥ κ
+  Wang,     // modified Wang & de Freitas (2014): smallest h with σ_t(x_{t+1}(h)) ≥ κ
             // (docs/papers.md#adaptive-wang-de-freitas)
+  Balance   // length-scale balancing (after Ziomek, Adachi & Osborne, NeurIPS 2024): candidate scalings
+            // g = 1, 2, 4, … ≤ g(h(t)) (h from the one-step matching) side by side; each suggestion comes from the
+            // candidate with the smallest putative regret bound R_i(n_i) (regret balancing); a candidate whose
+            // claimed bound its own rewards contradict is eliminated. Stops the over-exploration of
+            // always using the shortest lengthscale.
 };
 enum class MapCombination {
   None,     // θ_t = θ₀ / g(t) (Algorithm 1)
@@ -83,9 +88,18 @@ enum class MapCombination {
 };
 template <>
 struct EnumNames<RegretEstimator> {
-  static constexpr std::array<std::pair<RegretEstimator, const char*>, 4> table{
+  static constexpr std::array<std::pair<RegretEstimator, const char*>, 5> table{
       {{RegretEstimator::None, "none"}, {RegretEstimator::Bound, "bound"}, {RegretEstimator::OneStep, "onestep"},
-       {RegretEstimator::Wang, "wang"}}};
+       {RegretEstimator::Wang, "wang"}, {RegretEstimator::Balance, "balance"}}};
+};
+/// Named starting points of AgpucbOptions: "product" (the default of `--strategy agpucb`: targets
+/// standardised, constants chosen on the acceptance suite's selection seeds, docs/bench/adaptive.md) and
+/// "paper" (the literal constants of the paper's experiments, used by `kbo bench adaptive`).
+enum class AgpucbPreset { Product, Paper };
+template <>
+struct EnumNames<AgpucbPreset> {
+  static constexpr std::array<std::pair<AgpucbPreset, const char*>, 2> table{
+      {{AgpucbPreset::Product, "product"}, {AgpucbPreset::Paper, "paper"}}};
 };
 template <>
 struct EnumNames<MapCombination> {
@@ -93,21 +107,24 @@ struct EnumNames<MapCombination> {
       {{MapCombination::None, "none"}, {MapCombination::Min, "min"}, {MapCombination::Divide, "divide"}}};
 };
 /// InputError "agpucb estimator: unknown value …" / "agpucb combine: …" naming the allowed values.
-RegretEstimator parse_regret_estimator(const std::string& s);  // none | bound | onestep | wang
+RegretEstimator parse_regret_estimator(const std::string& s);  // none | bound | onestep | wang | balance
 MapCombination parse_map_combination(const std::string& s);    // none | min | divide
 std::string to_string(RegretEstimator e);
 std::string to_string(MapCombination c);
 
-/// Every constant of the strategy. Defaults are the paper's experiments (§5: θ₀ = 1, B₀ = 2, δ with
-/// "probability at least 0.9" read as δ = 0.1, λ = 0.1, p(t) = t^0.9) except where the paper is silent
-/// (noise σ, Gamma prior, kernel: Gaussian as in §5.1); those are marked ASSUMPTION in the .cpp.
+/// Every constant of the strategy. The member defaults are the "paper" preset: the paper's experiments
+/// (§5: θ₀ = 1, B₀ = 2, δ with "probability at least 0.9" read as δ = 0.1, λ = 0.1, p(t) = t^0.9) except
+/// where the paper is silent (noise σ, Gamma prior, kernel: Gaussian as in §5.1). product() is what a
+/// study gets when it names no preset; from_json starts from the preset it names (default "product").
 struct AgpucbOptions {
+  AgpucbPreset preset = AgpucbPreset::Paper;
   std::vector<double> theta0 = {1.0};  // initial lengthscales on the unit cube: 1 value or one per dim
   double B0 = 2.0;
   double delta = 0.1;
   double lambda = 0.1;
   double p_exponent = 0.9;             // p(t) = p_scale · t^p_exponent
   double p_scale = 1.0;
+  bool p_counts_design = true;         // t of p(t) counts the initial design (paper) or only UCB steps
   double noise_std = 0.01;             // σ of the model (raw units unless normalize)
   std::string kernel = "rbf";          // stationary profile: rbf | matern12 | matern32 | matern52
   RegretEstimator estimator = RegretEstimator::Bound;
@@ -119,11 +136,23 @@ struct AgpucbOptions {
   double h_max = 1e12;                 // cap of the line search
   double line_search_tol = 0.02;       // relative bracket width at which the line search stops
   int line_search_max_evals = 40;      // per suggestion (one-step/wang: each is a UCB maximisation)
-  bool normalize = false;              // standardise y before modelling (paper: raw, zero prior mean)
+  bool normalize = false;              // robust-scale and standardise y before modelling (as the default
+                                       // BO does; paper: raw values, zero prior mean)
+  int balance_max_candidates = 12;     // balance: at most this many candidate scalings g = 1, 2, 4, …
 
-  /// Reads StrategyConfig::module_options (object; keys as the field names, "estimator"/"combine"/
-  /// "kernel" as strings, "theta0" number or array). InputError naming the key and what is allowed for
-  /// an unknown key or a bad value; `dim` checks theta0's length.
+  /// The paper's literal setting (= the member defaults).
+  static AgpucbOptions paper();
+  /// The product default: standardised targets, estimator "onestep" (active from the first steps), no MAP,
+  /// Matérn-5/2, θ₀ = 0.5, B₀ = 1, p(t) = 4 t^0.9 and σ = 0.01 in standardised units; chosen on the
+  /// selection seeds of `kbo bench adaptive-suite` (constants listed by `kbo optimize --help`).
+  static AgpucbOptions product();
+  /// One line naming the product constants, for help texts.
+  static std::string product_summary();
+
+  /// Reads StrategyConfig::module_options (object; keys as the field names, "preset"/"estimator"/"combine"/
+  /// "kernel" as strings, "theta0" number or array), starting from the named preset (default "product").
+  /// InputError naming the key and what is allowed for an unknown key or a bad value; `dim` checks
+  /// theta0's length.
   static AgpucbOptions from_json(const nlohmann::json& j, int dim);
   nlohmann::json to_json() const;
 };
@@ -154,7 +183,20 @@ class AgpucbStrategy : public Strategy {
   struct Candidate;  // one trial h: θ, GP, β^{1/2}, UCB maximiser, σ there
   Vec theta_for(double g) const;
   Candidate evaluate_candidate(double h, const Mat& U, const Vec& y, const Mat& pendingU, int trial_index) const;
+  Candidate evaluate_scaling(const Scaling& s, const Mat& U, const Vec& y, const Mat& pendingU,
+                             int trial_index) const;
   Vec fit_map(const Mat& U, const Vec& y);
+  /// Balance: the candidate scaling to use now, among g = 1, 2, 4, … ≤ g_max (updates arms_ from the
+  /// observed history).
+  Scaling balance_choice(const Mat& U, const Vec& y, double g_max);
+
+  struct Arm {
+    double g = 1.0;
+    bool eliminated = false;
+    int plays = 0;            // observed suggestions of this arm
+    double reward = 0.0;      // sum of their model-unit targets
+    double bound = 0.0;       // putative regret bound R_i(plays) at the last choice
+  };
 
   StrategyConfig config_;
   std::shared_ptr<const Space> space_;
@@ -165,6 +207,9 @@ class AgpucbStrategy : public Strategy {
   int last_n_ = -1;
   std::vector<double> onestep_terms_;  // 2 β_j^{1/2} σ_j(x_{j+1}) of previous suggestions (eq. 16)
   Vec theta_map_;                // last MAP estimate (warm start), empty before the first fit
+  std::vector<Arm> arms_;        // balance: candidate scalings, longest lengthscale first
+  std::vector<std::pair<Vec, int>> arm_log_;  // balance: unit-cube suggestion → arm that made it
+  int balance_arm_ = -1;         // balance: the arm of this suggestion
   nlohmann::json info_ = nlohmann::json::object();
 };
 

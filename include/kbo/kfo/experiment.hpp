@@ -2,6 +2,7 @@
 // KFO end to end on a data set (used by `kbo kfo` and `kbo bench kfo`): the outer BO over Θ = (λh, l), the
 // inner Algorithm-1 search over kernel functionals, the objectives (SVM k-fold CV accuracy on the training
 // part / GP log marginal likelihood on the training part — never the test set), and the baselines.
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -49,6 +50,15 @@ struct ExperimentOptions {
   /// reported train score stay the log marginal likelihood.
   bool gp_map = true;
   std::uint64_t seed = 0;
+  /// Progress of a run, for long runs (the CLI prints it on stderr): a phase ("baselines", "search",
+  /// "final fit"), for the search the hyperkernel setting Θ k of K and evaluation j of J inside it, and
+  /// the best objective value so far (CV accuracy or log marginal likelihood).
+  struct Progress {
+    std::string phase;
+    int theta = 0, thetas = 0, evaluation = 0, evaluations = 0;
+    double best = 0.0;
+  };
+  std::function<void(const Progress&)> progress;
 };
 
 struct MethodResult {

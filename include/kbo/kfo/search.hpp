@@ -27,7 +27,12 @@ struct SearchOptions {
   double delta = 0.1;             // δ in β_t
   int fit_restarts = 2;           // outer-GP hyperparameter restarts per step
   std::uint64_t seed = 0;
+  /// Called after every evaluation with (k, n, best so far): evaluation k of the n this search makes.
+  std::function<void(int k, int n, double best)> on_evaluation;
 };
+
+/// Evaluations search_functional makes with these options: (start) + S·(n_init + T).
+int search_evaluations(const SearchOptions& options);
 
 using FunctionalObjective = std::function<double(const Vec& z)>;  // maximised
 
