@@ -150,11 +150,11 @@
     // Best values dark: reversed colour ramp when minimising.
     const ramp = ['#1e3a8a', '#3b82f6', '#a5b4fc', '#fde68a', '#f97316'];
     chart('chart-parallel').setOption(Object.assign({}, base, {
-      parallel: { left: 50, right: 80, top: 40, bottom: 30,
+      parallel: { left: 50, right: 110, top: 40, bottom: 30,
         parallelAxisDefault: { nameLocation: 'end', nameGap: 12, axisLabel: { fontSize: 10 } } },
       parallelAxis: axes,
-      visualMap: { type: 'continuous', dimension: D, min: lo, max: hi === lo ? lo + 1 : hi, right: 0, top: 'middle',
-        calculable: true, itemHeight: 120, text: ['value', ''],
+      visualMap: { type: 'continuous', dimension: D, min: lo, max: hi === lo ? lo + 1 : hi, right: 5, top: 'middle',
+        calculable: true, itemHeight: 120, text: ['value', ''], formatter: (v) => fmt(v),
         inRange: { color: view.direction === 'maximize' ? ramp.slice().reverse() : ramp } },
       series: [{ name: 'trials', type: 'parallel', data: data, lineStyle: { width: 1.5, opacity: 0.7 } }],
     }), { notMerge: true });
@@ -185,13 +185,19 @@
     names.forEach((name, j) => {
       const s = model.ok ? a.slices[j] : null;
       const series = [];
+      let bandLo = Infinity, bandHi = -Infinity;  // the y axis must show the whole band
       if (s) {
+        // The band mean ± 2 std as one polygon (a custom series): upper edge left to right, lower edge back.
+        // Its data are the edge points, so the y axis spans the band.
+        const upper = s.x.map((x, i) => [x, s.mean[i] + 2 * s.std[i]]);
         const lower = s.x.map((x, i) => [x, s.mean[i] - 2 * s.std[i]]);
-        const width = s.x.map((x, i) => [x, 4 * s.std[i]]);
-        series.push({ name: 'mean − 2 std', type: 'line', data: lower, stack: 'band', showSymbol: false,
-          lineStyle: { opacity: 0 }, tooltip: { show: false }, silent: true });
-        series.push({ name: '± 2 std', type: 'line', data: width, stack: 'band', showSymbol: false,
-          lineStyle: { opacity: 0 }, areaStyle: { color: 'rgba(37, 99, 235, 0.15)' }, silent: true });
+        for (const p of lower) bandLo = Math.min(bandLo, p[1]);
+        for (const p of upper) bandHi = Math.max(bandHi, p[1]);
+        series.push({ name: '± 2 std', type: 'custom', data: upper.concat(lower.slice().reverse()), silent: true,
+          encode: { x: 0, y: 1 }, clip: true, z: 1, tooltip: { show: false },
+          renderItem: (params, api) => params.dataIndex !== 0 ? null : {
+            type: 'polygon', shape: { points: upper.concat(lower.slice().reverse()).map((p) => api.coord(p)) },
+            style: { fill: 'rgba(37, 99, 235, 0.15)' } } });
         series.push({ name: 'mean', type: 'line', data: s.x.map((x, i) => [x, s.mean[i]]), showSymbol: false,
           lineStyle: { color: '#1d4ed8', width: 2 }, itemStyle: { color: '#1d4ed8' } });
         series.push({ name: 'partial dependence', type: 'line', showSymbol: false,
@@ -212,7 +218,8 @@
         tooltip: { trigger: 'item', formatter: (p) => esc(p.seriesName) + (p.value[2] !== undefined ? ' (trial ' +
           p.value[2] + ')' : '') + '<br>' + esc(name) + ' = ' + esc(fmt(p.value[0])) + '<br>' + esc(fmt(p.value[1])) },
         xAxis: { type: 'value', min: lo === null ? 'dataMin' : lo, max: hi === null ? 'dataMax' : hi },
-        yAxis: { type: 'value', scale: true },
+        yAxis: { type: 'value', scale: true, min: (v) => Math.min(v.min, bandLo), max: (v) => Math.max(v.max, bandHi),
+          axisLabel: { formatter: (v) => fmt(v), showMinLabel: false, showMaxLabel: false } },
         series: series,
       }), { notMerge: true });
     });
@@ -228,7 +235,7 @@
     const hasLs = imp.some((p) => p.lengthscale !== null);
     $('importance-note').textContent = model.ok
       ? 'Variance decomposition (fANOVA) of the GP mean over the box: the share of its variance explained by each ' +
-        'parameter alone; ' + (a.interactions === null ? '' : fmt(100 * a.interactions) + ' % is left to ' +
+        'parameter alone; ' + (a.interactions === null ? '' : (100 * a.interactions).toFixed(0) + ' % is left to ' +
         'interactions. ') + (hasLs ? 'ARD relevance: 1/lengthscale normalised to sum 1 (fast change, not amplitude).'
         : 'The kernel has no lengthscale per parameter, so no ARD relevance.')
       : 'No model: ' + model.reason + '.';
