@@ -57,13 +57,14 @@ double variance_of(const Vec& v) {
   return (v.array() - v.mean()).square().sum() / static_cast<double>(v.size());
 }
 
-// Fits the viewer's GP (header: "The model") on unit-cube inputs U and values y.
-GP fit_model(const StrategyConfig& config, const Space& unit_space, const Mat& U, const Vec& y) {
+// Fits the viewer's GP (header: "The model") on unit-cube inputs U and values y. `space` is the study's
+// own space (make_model_kernel builds the unit-cube kernel from it, as the strategies do).
+GP fit_model(const StrategyConfig& config, const Space& space, const Mat& U, const Vec& y) {
   KernelPtr kernel;
   try {
-    kernel = make_model_kernel(config, unit_space);
+    kernel = make_model_kernel(config, space);
   } catch (const InputError&) {  // e.g. a stored config of a kernel this build does not register
-    kernel = model_kernels().get("matern52").make(unit_space.dim(), true, 1.0 / 3.0, 1.0);
+    kernel = model_kernels().get("matern52").make(space.dim(), true, 1.0 / 3.0, 1.0);
   }
   const bool learn_noise = !config.fixed_noise.has_value();
   const double noise = config.fixed_noise.value_or(1e-4);
@@ -149,7 +150,7 @@ nlohmann::json analyze_study(const StudyRecord& record, const std::vector<Trial>
 
   std::optional<GP> gp;
   try {
-    gp.emplace(fit_model(config, *unit, U, y));
+    gp.emplace(fit_model(config, *space, U, y));
   } catch (const std::exception& e) {
     return fail(std::string("the GP fit failed: ") + e.what());
   }

@@ -165,3 +165,36 @@ TEST(StudyAnalysis, SlicesPassThroughTheBestTrialOfTheStudysDirection) {
   const int g = static_cast<int>(std::lround(x0 * (kGridPoints - 1)));
   EXPECT_NEAR(s["mean"][g].get<double>(), *trials[best].value + (g / double(kGridPoints - 1) - x0), 0.05);
 }
+
+TEST(StudyAnalysis, PermutationInvariantKernelGivesEqualImportances) {
+  // The study's invariant kernel makes the GP mean symmetric in (x0, x1, x2), so the three shares agree up to
+  // the Monte-Carlo error of the background sample.
+  StudyRecord r = box_record(3);
+  StrategyConfig c;
+  c.invariance = "permutation";
+  r.config = to_json(c);
+  const auto trials = complete_trials(30, 3, [](const Vec& x) { return (x.array() - 0.3).square().sum(); });
+  const nlohmann::json a = analyze_study(r, trials);
+  ASSERT_TRUE(a["model"]["ok"].get<bool>()) << a["model"].dump();
+  EXPECT_NE(a["model"]["kernel"].get<std::string>().find("permutation"), std::string::npos);
+  EXPECT_TRUE(a["model"]["lengthscales"].is_null());  // one shared lengthscale: no ARD relevance
+  EXPECT_TRUE(a["importance"][0]["lengthscale"].is_null());
+  EXPECT_GT(fanova(a, 0), 0.15);
+  EXPECT_NEAR(fanova(a, 1), fanova(a, 0), 0.03);
+  EXPECT_NEAR(fanova(a, 2), fanova(a, 0), 0.03);
+}
+
+TEST(StudyAnalysis, SetSpaceUsesTheSetKernelAndElementNames) {
+  StudyRecord r;
+  r.name = "sets";
+  r.space = box_space_json(Box(Vec::Zero(2), Vec::Ones(2)));
+  r.space["type"] = "set";
+  r.space["set_size"] = 2;
+  r.config = to_json(StrategyConfig{});
+  const auto trials = complete_trials(12, 4, [](const Vec& x) { return (x.array() - 0.3).square().sum(); });
+  const nlohmann::json a = analyze_study(r, trials);
+  ASSERT_TRUE(a["model"]["ok"].get<bool>()) << a["model"].dump();
+  EXPECT_EQ(a["model"]["kernel"].get<std::string>().rfind("set(", 0), 0u);
+  ASSERT_EQ(a["slices"].size(), 4u);
+  EXPECT_EQ(a["slices"][3]["name"], "e1.x1");
+}

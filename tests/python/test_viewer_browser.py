@@ -17,7 +17,8 @@ def check_views(driver, study):
     assert r["parallel"] == {"lines": study["n_complete"], "axes": dim + 1}
     assert r["slices"] == {"charts": dim, "model_curves": dim, "mean_points": dim * GRID}
     assert r["importance"]["bars"] == dim
-    assert r["table"]["rows"] == study["n_trials"]
+    assert r["table"]["rows"] == study["n_trials"] and r["table"]["columns"] == study_columns(study)
+    assert r["research"] == {"info_series": 0}  # kbo stores no per-trial diagnostics (yet)
     # The best-so-far line is monotone (minimising) and ends at the study's best value.
     best = driver.execute_script(
         "return window.kboCharts['chart-convergence'].getOption().series[1].data.map(p => p[1])")
@@ -28,6 +29,11 @@ def check_views(driver, study):
     assert expected <= set(painted), painted
     assert all(painted[c] > 2000 for c in expected), painted
     return r
+
+
+def study_columns(study):
+    """Columns of the trial table: id, state, value, the parameters, duration, worker, failure reason."""
+    return 6 + len(study["trials"][0]["x"])
 
 
 def test_report_renders_every_view_offline(tmp_path, kbo_bin, browser):
@@ -52,6 +58,17 @@ def test_report_renders_every_view_offline(tmp_path, kbo_bin, browser):
     assert sorted(s.split()[0] for s in states) == ["failed", "pending"]
     # The failure reason is in the table.
     assert "simulator crashed" in browser.find_element("id", "trial-table").text
+    # Per-trial strategy diagnostics (a trial's `info`, e.g. A-GP-UCB's g(t)), when a study stores them: each
+    # numeric key becomes a line over the trials and the table gets an info column.
+    r = browser.execute_script("""
+        const view = JSON.parse(document.getElementById('kbo-data').textContent).view;
+        view.trials.forEach((t, i) => { if (i >= 4) t.info = {g: 1 + 0.1 * i, beta: 4, kernel: 'matern52'}; });
+        window.kboRender(view);
+        return window.kboRendered;""")
+    assert r["research"] == {"info_series": 2} and r["table"]["columns"] == study_columns(study) + 1
+    series = browser.execute_script(
+        "return window.kboCharts['chart-info'].getOption().series.map(s => [s.name, s.data.length])")
+    assert series == [["beta", study["n_trials"] - 4], ["g", study["n_trials"] - 4]]
 
 
 def test_dashboard_lists_studies_and_redraws_when_a_trial_is_told(tmp_path, kbo_bin, browser):

@@ -371,6 +371,7 @@
     rendered.updates += 1;
     publish();
   }
+  window.kboRender = render;  // for tests: draw any view object
   window.addEventListener('resize', () => { for (const c of Object.values(charts)) c.resize(); });
 
   if (boot.mode !== 'live') {
