@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <atomic>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -123,6 +124,13 @@ int run_dashboard(int argc, char** argv) {
   const StudyOptions o = parser.resolve();
   require_persistent_storage(o);
   if (port > 65535) throw InputError("--port must be in 0..65535 (got " + std::to_string(port) + ")");
+  // Ctrl-C/SIGTERM/SIGHUP are taken by this thread with sigtimedwait: every thread started from here on (the
+  // server's, kbo's thread pool) inherits them blocked, and while this thread waits the kernel delivers them to
+  // it, so stopping is an ordinary call instead of work inside a signal handler.
+  sigset_t signals;
+  sigemptyset(&signals);
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&signals, s);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   auto data = std::make_shared<DashboardData>(normalize_storage_url(o.storage));
   data->studies();  // a storage that cannot be read fails here, before the server starts
   const nlohmann::json selected = parser.given("study") ? nlohmann::json(o.study) : nlohmann::json(nullptr);
@@ -151,23 +159,20 @@ int run_dashboard(int argc, char** argv) {
                      " is in use (or not allowed); choose another with --port N, or --port 0 for any free port");
   }
 
-  // Ctrl-C/SIGTERM/SIGHUP are taken by this thread with sigwait (the server's threads, started below, inherit
-  // the blocked mask), so stopping is an ordinary call instead of work inside a signal handler.
-  sigset_t signals;
-  sigemptyset(&signals);
-  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGUSR1}) sigaddset(&signals, s);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // (signals: see above) The timeout notices a server that stopped by itself.
+  std::atomic<bool> listening{true};
   std::thread listener([&] {
     server.listen_after_bind();
-    kill(getpid(), SIGUSR1);  // the server stopped by itself: wake the waiting thread
+    listening = false;
   });
   std::cout << "kbo dashboard: http://" << host << ":" << port << "/  (storage " << o.storage
             << ", read-only; Ctrl-C to stop)" << std::endl;
-  int signal = 0;
-  sigwait(&signals, &signal);
+  const timespec tick{0, 200 * 1000 * 1000};
+  int signal = -1;
+  while (signal < 0 && listening) signal = sigtimedwait(&signals, nullptr, &tick);
   server.stop();
   listener.join();
-  if (signal == SIGUSR1) {
+  if (signal < 0) {
     std::cerr << "kbo dashboard: the server stopped unexpectedly" << std::endl;
     return 1;
   }

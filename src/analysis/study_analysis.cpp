@@ -183,7 +183,11 @@ nlohmann::json analyze_study(const StudyRecord& record, const std::vector<Trial>
 
   // Background sample for the partial dependences and the variance decomposition.
   Rng rng = make_rng(config.seed + 1);
-  const Mat background = unit->sample(kBackground, SamplingMethod::Sobol, rng);
+  // D·kGridPoints·N means of n kernel terms each: N shrinks (to 32 at least) so that this stays near 2·10⁸
+  // kernel evaluations (about a second) for wide spaces with many trials.
+  const double work = static_cast<double>(D) * kGridPoints * static_cast<double>(gp->size());
+  const int n_background = static_cast<int>(std::clamp(2e8 / work, 32.0, static_cast<double>(kBackground)));
+  const Mat background = unit->sample(n_background, SamplingMethod::Sobol, rng);
   const Vec m_background = gp_mean(*gp, background);
   const double total_variance = variance_of(m_background);
 
@@ -197,14 +201,15 @@ nlohmann::json analyze_study(const StudyRecord& record, const std::vector<Trial>
     const GP::Prediction p = gp->predict(S);
 
     // Partial dependence: the background with coordinate j set to each grid value, averaged.
-    Mat B(static_cast<Eigen::Index>(kGridPoints) * kBackground, D);
+    const Eigen::Index nb = n_background;
+    Mat B(kGridPoints * nb, D);
     for (int g = 0; g < kGridPoints; ++g) {
-      B.middleRows(static_cast<Eigen::Index>(g) * kBackground, kBackground) = background;
-      B.middleRows(static_cast<Eigen::Index>(g) * kBackground, kBackground).col(j).setConstant(grid[g]);
+      B.middleRows(g * nb, nb) = background;
+      B.middleRows(g * nb, nb).col(j).setConstant(grid[g]);
     }
     const Vec mb = gp_mean(*gp, B);
     Vec pd(kGridPoints);
-    for (int g = 0; g < kGridPoints; ++g) pd[g] = mb.segment(static_cast<Eigen::Index>(g) * kBackground, kBackground).mean();
+    for (int g = 0; g < kGridPoints; ++g) pd[g] = mb.segment(g * nb, nb).mean();
     const double vj = variance_of(pd);
     const double share = total_variance > 0.0 ? std::min(1.0, vj / total_variance) : 0.0;
     explained += share;

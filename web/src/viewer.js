@@ -411,6 +411,8 @@
       const list = await (await fetch('api/studies', { cache: 'no-store' })).json();
       if (!selected && list.length) selected = list[0].name;
       renderStudies(list);
+      if (!list.length)
+        listInto($('summary-list'), [['studies', 'none in this storage yet: the page shows the first one created']]);
       if (selected) {
         const res = await fetch('api/view?study=' + encodeURIComponent(selected), { cache: 'no-store' });
         const text = await res.text();

@@ -19,7 +19,8 @@
 // E[m(u)], its variance V_j = Var_t f_j(t), and importance_j = V_j / Var m(u): the fraction of the model's
 // variance over the box explained by coordinate j alone (the first-order Sobol index). 1 − Σ_j importance_j
 // is the share of interactions. Both expectations are Monte-Carlo averages over the same kBackground
-// scrambled-Sobol points (canonicalised as the space's own samples are), and t runs over the kGridPoints
+// scrambled-Sobol points (canonicalised as the space's own samples are; fewer, down to 32, when D × trials is
+// so large that the averages would take more than about a second), and t runs over the kGridPoints
 // grid; f_j + E[m] is the partial-dependence curve drawn with each slice.
 //
 // Lengthscale importance. With an ARD kernel, relevance_j = (1/ℓ_j) / Σ_k (1/ℓ_k) on the unit cube: a short
