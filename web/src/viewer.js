@@ -283,7 +283,7 @@
     $('research-note').textContent = withInfo.length
       ? withInfo.length + ' trials carry the strategy\'s diagnostics (info); numeric ones are plotted below, all are in ' +
         'the trial table.'
-      : 'This study stores no per-trial strategy diagnostics (chosen kernel, g(t)); the settings above are what it ran with.';
+      : 'This study stores no per-trial strategy diagnostics (chosen kernel, g(t)); the settings below are what it ran with.';
     const host = $('chart-info');
     if (keys.size === 0) { host.hidden = true; dropChart('chart-info'); rendered.research = { info_series: 0 }; return; }
     host.hidden = false;
