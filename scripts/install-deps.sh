@@ -16,14 +16,25 @@ packages=(
   python3-dev pybind11-dev python3-pytest  # the Python module and its tests
   python3-matplotlib python3-setuptools python3-wheel  # examples/ plots; `pip install .` backend
   postgresql               # throw-away server for the PostgreSQL storage tests
+  libcpp-httplib-dev       # kbo dashboard's HTTP server
+  chromium chromium-driver python3-selenium  # browser tests of the report and the dashboard
 )
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-echo "installing: ${missing[*]}" >&2
-SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq >/dev/null
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# npm fetches web/'s charting library (ECharts, embedded into kbo report/dashboard); a nodejs that already
+# brings npm (e.g. NodeSource's) is kept.
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq >/dev/null
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# The charting library of the report and dashboard, pinned by web/package-lock.json (embedded at build time).
+web="$(dirname "$0")/../web"
+if [ ! -f "$web/node_modules/echarts/dist/echarts.min.js" ]; then
+  (cd "$web" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error >/dev/null)
+fi

@@ -24,7 +24,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from . import _kbo
-from . import kernels, kfo  # noqa: F401  (public submodules)
+from . import kernels, kfo, plot  # noqa: F401  (public submodules; plot imports matplotlib only when used)
 from ._kbo import GP, InputError, NumericalError, Problem, StorageError, Trial, problem, problem_names
 from ._util import bounds_pairs, storage_url
 
@@ -176,6 +176,11 @@ class Study:
         """The `kbo show --json` object."""
         return self._s.to_json()
 
+    def view(self) -> Dict[str, Any]:
+        """What `kbo report` shows: the `kbo show --json` object plus the stored config and the analysis of a GP
+        fitted to the complete trials (parameters, slices, partial dependences, importances); kbo.plot draws it."""
+        return self._s.view()
+
     def strategy_info(self) -> Dict[str, Any]:
         """Diagnostics of the last suggestion (fitted hyperparameters, beta, ...)."""
         return self._s.strategy_info()
@@ -304,4 +309,4 @@ def maximize(f: Callable[[np.ndarray], float], bounds: Any = None, *, iters: Opt
 
 
 __all__ = ["minimize", "maximize", "Study", "Result", "Trial", "GP", "Problem", "problem", "problem_names",
-           "kernels", "kfo", "InputError", "NumericalError", "StorageError"]
+           "kernels", "kfo", "plot", "InputError", "NumericalError", "StorageError"]

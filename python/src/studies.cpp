@@ -8,6 +8,7 @@
 
 #include "command.hpp"
 #include "common.hpp"
+#include "kbo/analysis/study_view.hpp"
 #include "kbo/core/suggest.hpp"
 #include "kbo/storage/storage.hpp"
 #include "kbo/strategy/registry.hpp"
@@ -238,6 +239,16 @@ void init_studies(py::module_& m) {
              return trial_or_none(b);
            })
       .def("to_json", [](const PyStudy& s) { return json_to_py(s.study.to_json()); })
+      .def("view",
+           [](PyStudy& s) {
+             nlohmann::json v;
+             {
+               py::gil_scoped_release release;  // the GP fit of the analysis may take a second
+               std::lock_guard<std::mutex> lock(s.mutex);
+               v = study_view(s.study);
+             }
+             return json_to_py(v);
+           })
       .def("strategy_info",
            [](PyStudy& s) { return json_to_py(s.strategy ? s.strategy->last_info() : nlohmann::json::object()); })
       .def("strategy_name", [](PyStudy& s) { return s.get_strategy().name(); })

@@ -1,0 +1,46 @@
+// kbo report: one self-contained HTML file showing a study (convergence, parallel coordinates, GP slices and
+// partial dependences, importances, settings, the trial table). Reads the storage only.
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "command.hpp"
+#include "kbo/analysis/study_view.hpp"
+#include "kbo/storage/storage.hpp"
+#include "study_options.hpp"
+#include "viewer_page.hpp"
+
+namespace kbo::cli {
+namespace {
+
+int run_report(int argc, char** argv) {
+  CLI::App app{"Write one self-contained HTML file that shows a study: convergence, parallel coordinates, a slice "
+               "and partial dependence per parameter from a GP fitted to the trials, parameter importances, the "
+               "study's settings and the sortable trial table. It opens offline in any browser (the charts are "
+               "inlined). Reads only: it creates and changes nothing."};
+  StudyOptionParser parser(app, kWhere);
+  parser.needs_persistent_storage();
+  std::string output;
+  app.add_option("-o,--output", output, "the HTML file to write (e.g. report.html)")->required();
+  parse(app, argc, argv);
+  const StudyOptions o = parser.resolve();
+  require_persistent_storage(o);
+  if (output.empty()) throw InputError("--output must name a file (e.g. -o report.html)");
+  const Study study = Study::open(open_storage(o.storage, StorageAccess::ReadOnly), o.study);
+  const nlohmann::json view = study_view(study);
+  const std::string page = viewer_page({{"mode", "report"}, {"view", view}}, "kbo · " + study.name());
+  std::ofstream out(output, std::ios::binary);
+  if (!out) throw InputError("--output: cannot write '" + output + "' (" + std::strerror(errno) + ")");
+  out << page;
+  out.close();
+  if (!out) throw StorageError("writing '" + output + "' failed (" + std::strerror(errno) + ")");
+  std::cout << "kbo report: wrote " << output << " (study '" << study.name() << "', " << view["n_trials"].get<int>()
+            << " trials, " << (page.size() + 512) / 1024 << " KiB)" << std::endl;
+  return 0;
+}
+
+}  // namespace
+KBO_COMMAND("report", "write a study as one self-contained HTML file (charts, GP slices, importances, trials)",
+            run_report);
+}  // namespace kbo::cli

@@ -1,0 +1,21 @@
+#pragma once
+// The view JSON of one study: what `kbo report` inlines, `kbo dashboard` serves at /api/view and kbo.plot
+// draws. It is `kbo show --json`'s object (Study::to_json: counts, best, every trial) plus
+//   config        the stored strategy configuration (to_json(StrategyConfig))
+//   space_text    the space in one line (describe_space_json)
+//   created_at    when the study was created (Unix time)
+//   generated_at  when this view was made (Unix time)
+//   analysis      analyze_study of its trials (kbo/analysis/study_analysis.hpp)
+#include <nlohmann/json.hpp>
+
+#include "kbo/study/study.hpp"
+
+namespace kbo {
+
+/// The view without the analysis (cheap: what changes with every trial).
+nlohmann::json study_view_base(const Study& study);
+
+/// study_view_base + "analysis" (fits a GP: up to about a second for large studies).
+nlohmann::json study_view(const Study& study);
+
+}  // namespace kbo

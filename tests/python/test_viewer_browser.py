@@ -1,0 +1,100 @@
+"""`kbo report` and `kbo dashboard` in a real browser (headless Chromium): every chart is drawn with the expected
+number of points, the report fetches nothing, and the dashboard redraws when a trial is told."""
+import json
+
+from viewer_support import PAINTED, browser, cli, dashboard, make_study, rendered, show, wait_for  # noqa: F401
+
+GRID = 41  # kbo::kGridPoints: points of each GP slice
+
+
+def check_views(driver, study):
+    """Every view of `study` (a `kbo show --json` object) drawn in the open page, with the expected counts."""
+    dim = len(study["trials"][0]["x"])
+    r = wait_for(driver, lambda r: r.get("n_trials") == study["n_trials"], what="the study views")
+    assert r["study"] == study["study"]
+    assert r["convergence"] == {"values": study["n_complete"], "best_so_far": study["n_complete"],
+                                "failed": study["n_failed"], "pending": study["n_pending"]}
+    assert r["parallel"] == {"lines": study["n_complete"], "axes": dim + 1}
+    assert r["slices"] == {"charts": dim, "model_curves": dim, "mean_points": dim * GRID}
+    assert r["importance"]["bars"] == dim
+    assert r["table"]["rows"] == study["n_trials"] and r["table"]["columns"] == study_columns(study)
+    assert r["research"] == {"info_series": 0}  # kbo stores no per-trial diagnostics (yet)
+    # The best-so-far line is monotone (minimising) and ends at the study's best value.
+    best = driver.execute_script(
+        "return window.kboCharts['chart-convergence'].getOption().series[1].data.map(p => p[1])")
+    assert all(b <= a for a, b in zip(best, best[1:])) and best[-1] == study["best_value"]
+    # Each chart painted its canvas (a blank canvas has no pixel with alpha > 0).
+    painted = driver.execute_script(PAINTED)
+    expected = {"chart-convergence", "chart-parallel", "chart-importance"} | {f"slice-{j}" for j in range(dim)}
+    assert expected <= set(painted), painted
+    assert all(painted[c] > 2000 for c in expected), painted
+    return r
+
+
+def study_columns(study):
+    """Columns of the trial table: id, state, value, the parameters, duration, worker, failure reason."""
+    return 6 + len(study["trials"][0]["x"])
+
+
+def test_report_renders_every_view_offline(tmp_path, kbo_bin, browser):
+    url = f"sqlite:{tmp_path / 'r.db'}"
+    make_study(kbo_bin, url)
+    study = show(kbo_bin, url, "b")
+    assert (study["n_failed"], study["n_pending"]) == (1, 1)
+    out = tmp_path / "report.html"
+    cli(kbo_bin, "report", "--storage", url, "--study", "b", "-o", out)
+    browser.get(out.as_uri())
+    check_views(browser, study)
+    # Offline: the page loaded no resource besides itself (scripts and data are inline).
+    assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+    # The trial table sorts: by value ascending the best trial comes first, failed/pending last.
+    browser.execute_script("document.querySelector('th[data-key=value]').click()")
+    r = rendered(browser)
+    assert r["table"] == dict(r["table"], sorted_by="value", descending=False)
+    first = browser.execute_script("return document.querySelector('#trial-table tbody tr td').textContent")
+    assert int(first) == study["best_trial"]
+    states = browser.execute_script(
+        "return [...document.querySelectorAll('#trial-table tbody tr')].slice(-2).map(r => r.className)")
+    assert sorted(s.split()[0] for s in states) == ["failed", "pending"]
+    # The failure reason is in the table.
+    assert "simulator crashed" in browser.find_element("id", "trial-table").text
+    # Per-trial strategy diagnostics (a trial's `info`, e.g. A-GP-UCB's g(t)), when a study stores them: each
+    # numeric key becomes a line over the trials and the table gets an info column.
+    r = browser.execute_script("""
+        const view = JSON.parse(document.getElementById('kbo-data').textContent).view;
+        view.trials.forEach((t, i) => { if (i >= 4) t.info = {g: 1 + 0.1 * i, beta: 4, kernel: 'matern52'}; });
+        window.kboRender(view);
+        return window.kboRendered;""")
+    assert r["research"] == {"info_series": 2} and r["table"]["columns"] == study_columns(study) + 1
+    series = browser.execute_script(
+        "return window.kboCharts['chart-info'].getOption().series.map(s => [s.name, s.data.length])")
+    assert series == [["beta", study["n_trials"] - 4], ["g", study["n_trials"] - 4]]
+
+
+def test_dashboard_lists_studies_and_redraws_when_a_trial_is_told(tmp_path, kbo_bin, browser):
+    url = f"sqlite:{tmp_path / 'd.db'}"
+    pending = make_study(kbo_bin, url, "b")
+    make_study(kbo_bin, url, "other", iters=1)
+    with dashboard(kbo_bin, "--storage", url, "--study", "b") as (proc, base):
+        browser.get(base)
+        before = show(kbo_bin, url, "b")
+        r = check_views(browser, before)
+        assert r["studies"] == 2
+        names = browser.execute_script("return [...document.querySelectorAll('nav#studies a')].map(a => a.firstChild.textContent)")
+        assert names == ["b", "other"]
+        updates = r["updates"]
+        # A worker reports the pending trial while the page is open: the page redraws with one more value.
+        cli(kbo_bin, "tell", "--storage", url, "--study", "b", "--trial", pending, "--value", 0.25)
+        r = wait_for(browser, lambda r: r["convergence"]["values"] == before["n_complete"] + 1, timeout=10,
+                     what="the dashboard after `kbo tell`")
+        assert r["updates"] > updates and r["convergence"]["pending"] == 0 and r["table"]["rows"] == before["n_trials"]
+        best = browser.execute_script(
+            "return window.kboCharts['chart-convergence'].getOption().series[1].data.map(p => p[1])")
+        assert best[-1] == min(before["best_value"], 0.25)
+        check_views(browser, show(kbo_bin, url, "b"))
+        # Choosing the other study in the list shows it.
+        browser.execute_script("document.querySelectorAll('nav#studies a')[1].click()")
+        other = show(kbo_bin, url, "other")
+        wait_for(browser, lambda r: r["study"] == "other", what="the second study")
+        check_views(browser, other)
+        assert proc.poll() is None
