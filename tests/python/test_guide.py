@@ -12,8 +12,9 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "guide"
-# Pages whose commands need what a test run must not do (install into a prefix, pip, a network).
-NOT_RUN = {"install.md"}
+# Pages whose commands need what a test run must not do (install into a prefix, pip, a network), or that
+# have their own test (viewing.md: test_guide_viewing.py, which also stops the dashboard it starts).
+NOT_RUN = {"install.md", "viewing.md"}
 
 FENCE = re.compile(r"^```(sh|python)([^\n]*)\n(.*?)^```", re.M | re.S)
 
