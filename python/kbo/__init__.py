@@ -19,13 +19,14 @@ from __future__ import annotations
 import sys
 import time
 import warnings
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
 from . import _kbo
 from . import kernels, kfo  # noqa: F401  (public submodules)
 from ._kbo import GP, InputError, NumericalError, Problem, StorageError, Trial, problem, problem_names
+from ._params import Categorical, Fixed, Float, Int, Param, params_spec
 from ._util import bounds_pairs, storage_url
 
 __version__ = "0.1.0"
@@ -53,6 +54,10 @@ class Result:
         self.X = np.array([t.x for t in self.trials], dtype=float).reshape(len(self.trials), study.dim)
         self.values = np.array([np.nan if t.value is None else t.value for t in self.trials], dtype=float)
         self.states: List[str] = [t.state for t in self.trials]
+        # Params spaces: the best point and every trial's point as {name: typed value}.
+        self.best_params: Optional[Dict[str, Any]] = self._dict.get("best_params")
+        self.params: Optional[List[Dict[str, Any]]] = (
+            [t["params"] for t in self._dict["trials"]] if "best_params" in self._dict else None)
 
     @property
     def minimize(self) -> bool:
@@ -70,8 +75,9 @@ class Result:
 
     def __repr__(self) -> str:
         n_ok = self.states.count("complete")
+        best = f"best_params={self.best_params!r}" if self.params is not None else f"best_x={self.best_x!r}"
         return (f"Result(best_value={self.best_value!r}, best_trial={self.best_trial}, "
-                f"best_x={self.best_x!r}, trials={len(self.trials)} ({n_ok} complete)"
+                f"{best}, trials={len(self.trials)} ({n_ok} complete)"
                 f"{', interrupted' if self.interrupted else ''})")
 
 
@@ -102,7 +108,9 @@ class Study:
             kwargs["study"] = "default" if name is None else str(name)
         if bounds is not None and problem is not None:
             raise ValueError("give bounds or problem, not both (a problem has its own bounds)")
-        if bounds is not None:
+        if isinstance(bounds, Mapping):
+            kwargs["params"] = params_spec(bounds)  # named, typed parameters: a params space
+        elif bounds is not None:
             kwargs["bounds"] = bounds_pairs(bounds)
         elif isinstance(problem, Problem):
             kwargs.update(problem=problem.name, dim=problem.dim)
@@ -145,6 +153,15 @@ class Study:
     @property
     def space(self) -> Dict[str, Any]:
         return self._s.space
+
+    @property
+    def named(self) -> bool:
+        """True for a space of named parameters (the objective receives a dict)."""
+        return self._s.named
+
+    def params(self, trial: Union[Trial, Any]) -> Dict[str, Any]:
+        """The named, typed values of a trial (or of a point x) of a params space."""
+        return self._s.params_of(trial.x if isinstance(trial, Trial) else trial)
 
     @property
     def config(self) -> Dict[str, Any]:
@@ -264,6 +281,8 @@ def _run(direction: str, f: Callable[[np.ndarray], float], bounds: Any, iters: O
     if not callable(f):
         raise ValueError("f must be callable: f(x: numpy array of shape (D,)) -> float")
     problem_arg = None
+    if isinstance(bounds, Mapping) and not bounds:
+        raise InputError("params: no parameters given (the dict is empty)")
     if bounds is None:
         if not isinstance(f, Problem):
             raise ValueError("bounds are needed: a (D, 2) array of [lower, upper] rows (or pass a kbo.Problem as f)")
@@ -304,4 +323,5 @@ def maximize(f: Callable[[np.ndarray], float], bounds: Any = None, *, iters: Opt
 
 
 __all__ = ["minimize", "maximize", "Study", "Result", "Trial", "GP", "Problem", "problem", "problem_names",
-           "kernels", "kfo", "InputError", "NumericalError", "StorageError"]
+           "kernels", "kfo", "InputError", "NumericalError", "StorageError", "Float", "Int", "Categorical", "Fixed",
+           "Param"]

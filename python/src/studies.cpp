@@ -122,7 +122,9 @@ bool optimize(PyStudy& s, const py::object& f, int n_total, const py::object& ca
     py::gil_scoped_acquire gil;
     try {
       if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-      py::object r = f(from_vec(t.x));
+      // A params space hands f a dict {name: typed value}; a box or set space the flat array.
+      const nlohmann::json named = s.study.space()->named(t.x);
+      py::object r = named.is_null() ? f(from_vec(t.x)) : f(json_to_py(named));
       const double v = PyFloat_AsDouble(r.ptr());
       if (v == -1.0 && PyErr_Occurred()) {
         PyErr_Clear();
@@ -238,6 +240,11 @@ void init_studies(py::module_& m) {
              return trial_or_none(b);
            })
       .def("to_json", [](const PyStudy& s) { return json_to_py(s.study.to_json()); })
+      .def_property_readonly("named", [](const PyStudy& s) { return !s.study.space()->named(s.study.space()->bounds().lower).is_null(); })
+      .def("params_of", [](const PyStudy& s, const py::object& x) {
+        return json_to_py(s.study.space()->named(to_vec(x, "x", s.study.space()->dim())));
+      })
+      .def("point_of", [](const PyStudy& s, const py::object& values) { return from_vec(s.study.space()->from_named(json_from_py(values))); })
       .def("strategy_info",
            [](PyStudy& s) { return json_to_py(s.strategy ? s.strategy->last_info() : nlohmann::json::object()); })
       .def("strategy_name", [](PyStudy& s) { return s.get_strategy().name(); })

@@ -129,8 +129,8 @@ Evaluation parse_value_line(const std::string& raw) {
   return Evaluation::ok(v);
 }
 
-ExternalObjective::ExternalObjective(std::string command, double timeout_seconds)
-    : command_(std::move(command)), timeout_(timeout_seconds) {
+ExternalObjective::ExternalObjective(std::string command, double timeout_seconds, std::shared_ptr<const Space> space)
+    : command_(std::move(command)), timeout_(timeout_seconds), space_(std::move(space)) {
   if (command_.find_first_not_of(" \t") == std::string::npos) throw InputError("--objective must not be empty");
   if (!(timeout_ >= 0.0) || !std::isfinite(timeout_))
     throw InputError("--eval-timeout must be a number of seconds >= 0 (0: no limit)");
@@ -142,6 +142,8 @@ Evaluation ExternalObjective::operator()(const Trial& trial) const {
   if (stop_requested()) return Evaluation::stopped();
   const std::string cmd = substitute(command_, trial);
   nlohmann::json payload = {{"trial", trial.id}, {"x", std::vector<double>(trial.x.data(), trial.x.data() + trial.x.size())}};
+  if (space_)
+    if (nlohmann::json named = space_->named(trial.x); !named.is_null()) payload["params"] = std::move(named);
   const std::string input = payload.dump() + "\n";
 
   int pipes[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};  // stdin, stdout, stderr of the child

@@ -180,6 +180,8 @@ nlohmann::json Study::to_json() const {
   const auto best = best_of(ts, record_.minimize);
   out["best_value"] = best ? nlohmann::json(*best->value) : nlohmann::json(nullptr);
   out["best_x"] = best ? vec_json(best->x) : nlohmann::json(nullptr);
+  const bool named = !space_->named(space_->bounds().lower).is_null();  // a params space: names and typed values
+  if (named) out["best_params"] = best ? space_->named(best->x) : nlohmann::json(nullptr);
   out["best_trial"] = best ? nlohmann::json(best->id) : nlohmann::json(nullptr);
   int counts[3] = {0, 0, 0};
   nlohmann::json arr = nlohmann::json::array();
@@ -188,6 +190,7 @@ nlohmann::json Study::to_json() const {
     nlohmann::json jt;
     jt["id"] = t.id;
     jt["x"] = vec_json(t.x);
+    if (named) jt["params"] = space_->named(t.x);
     jt["value"] = t.value ? nlohmann::json(*t.value) : nlohmann::json(nullptr);
     jt["state"] = to_string(t.state);
     if (t.state == TrialState::Failed) jt["reason"] = t.reason;
