@@ -84,7 +84,7 @@ void check_name(const std::string& name) {
 }
 
 /// The checks every construction path shares.
-void check(ParamSpec& p) {
+void check(ParamDef& p) {
   check_name(p.name);
   switch (p.type) {
     case ParamType::Float:
@@ -126,8 +126,8 @@ ParamType type_of(const std::string& name, const std::string& text) {
 }
 
 /// "TYPE:ARGS" for a parameter called name.
-ParamSpec parse_body(const std::string& name, const std::string& body) {
-  ParamSpec p;
+ParamDef parse_body(const std::string& name, const std::string& body) {
+  ParamDef p;
   p.name = name;
   const auto colon = body.find(':');
   p.type = type_of(name, body.substr(0, colon));
@@ -171,7 +171,7 @@ double number_field(const std::string& name, const nlohmann::json& j, const char
 
 }  // namespace
 
-ParamSpec parse_param(const std::string& text) {
+ParamDef parse_param(const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos)
     throw InputError("param '" + trim(text) + "': expected NAME=TYPE:... (e.g. lr=float:1e-5:1e-1:log, layers=int:1:8, "
@@ -181,12 +181,12 @@ ParamSpec parse_param(const std::string& text) {
   return parse_body(name, text.substr(eq + 1));
 }
 
-ParamSpec param_from_json(const nlohmann::json& j, const std::string& name_in) {
+ParamDef param_from_json(const nlohmann::json& j, const std::string& name_in) {
   if (j.is_string()) {
     const std::string s = j.get<std::string>();
     // With a name from the caller (an object keyed by name), the text may leave it out: "float:0:1".
     if (!name_in.empty() && s.find('=') == std::string::npos) return parse_body(name_in, s);
-    ParamSpec p = parse_param(s);
+    ParamDef p = parse_param(s);
     if (!name_in.empty() && p.name != name_in) bad(name_in, "its text names another parameter ('" + p.name + "')");
     return p;
   }
@@ -195,7 +195,7 @@ ParamSpec param_from_json(const nlohmann::json& j, const std::string& name_in) {
                                : name_in;
   if (!j.is_object()) {
     if (!name_in.empty() && j.is_array()) {  // {"opt": ["adam", "sgd"]}: choices
-      ParamSpec p;
+      ParamDef p;
       p.name = name_in;
       p.type = ParamType::Categorical;
       p.choices.assign(j.begin(), j.end());
@@ -203,7 +203,7 @@ ParamSpec param_from_json(const nlohmann::json& j, const std::string& name_in) {
       return p;
     }
     if (!name_in.empty() && is_scalar(j)) {  // {"seed": 0}: fixed
-      ParamSpec p;
+      ParamDef p;
       p.name = name_in;
       p.type = ParamType::Fixed;
       p.value = j;
@@ -213,7 +213,7 @@ ParamSpec param_from_json(const nlohmann::json& j, const std::string& name_in) {
     throw InputError("param" + (hint.empty() ? std::string() : " '" + hint + "'") +
                      ": expected an object {\"name\", \"type\", ...} or NAME=TYPE:... text (got " + j.dump() + ")");
   }
-  ParamSpec p;
+  ParamDef p;
   p.name = hint;
   if (j.contains("name") && (!j["name"].is_string() || (!name_in.empty() && j["name"] != name_in)))
     bad(hint, "'name' must be a string" + (name_in.empty() ? std::string() : " equal to its key"));
@@ -254,7 +254,7 @@ ParamSpec param_from_json(const nlohmann::json& j, const std::string& name_in) {
   return p;
 }
 
-nlohmann::json to_json(const ParamSpec& p) {
+nlohmann::json to_json(const ParamDef& p) {
   nlohmann::json j{{"name", p.name}, {"type", enum_name(p.type)}};
   switch (p.type) {
     case ParamType::Float:
@@ -273,8 +273,8 @@ nlohmann::json to_json(const ParamSpec& p) {
   return j;
 }
 
-std::vector<ParamSpec> params_from_json(const nlohmann::json& j) {
-  std::vector<ParamSpec> out;
+std::vector<ParamDef> params_from_json(const nlohmann::json& j) {
+  std::vector<ParamDef> out;
   if (j.is_array()) {
     for (const auto& item : j) out.push_back(param_from_json(item));
   } else if (j.is_object()) {
@@ -295,7 +295,7 @@ std::vector<ParamSpec> params_from_json(const nlohmann::json& j) {
   return out;
 }
 
-std::string describe(const ParamSpec& p) {
+std::string describe(const ParamDef& p) {
   switch (p.type) {
     case ParamType::Float:
     case ParamType::Int:

@@ -10,7 +10,7 @@ namespace kbo {
 
 namespace {
 
-int width(const ParamSpec& p) {
+int width(const ParamDef& p) {
   switch (p.type) {
     case ParamType::Float:
     case ParamType::Int: return 1;
@@ -21,10 +21,10 @@ int width(const ParamSpec& p) {
 }
 
 // Coordinate of a numeric value (float or int): the value, or its log.
-double encode_number(const ParamSpec& p, double v) { return p.log ? std::log(v) : v; }
+double encode_number(const ParamDef& p, double v) { return p.log ? std::log(v) : v; }
 
 // The integer an int coordinate stands for: rounded, kept in [low, high].
-double int_value(const ParamSpec& p, double coord) {
+double int_value(const ParamDef& p, double coord) {
   const double v = std::round(p.log ? std::exp(coord) : coord);
   return std::clamp(v, p.low, p.high);
 }
@@ -46,7 +46,7 @@ std::string num(double v) {
 
 }  // namespace
 
-ParamsSpace::ParamsSpace(std::vector<ParamSpec> params) : params_(std::move(params)) {
+ParamsSpace::ParamsSpace(std::vector<ParamDef> params) : params_(std::move(params)) {
   // Re-check the list as a whole (names, something varies) through its JSON form.
   nlohmann::json list = nlohmann::json::array();
   for (const auto& p : params_) list.push_back(kbo::to_json(p));
@@ -83,7 +83,7 @@ ParamsSpace::ParamsSpace(std::vector<ParamSpec> params) : params_(std::move(para
 
 void ParamsSpace::canonicalize(Vec& x) const {
   for (std::size_t i = 0; i < params_.size(); ++i) {
-    const ParamSpec& p = params_[i];
+    const ParamDef& p = params_[i];
     const int o = offset_[i];
     if (p.type == ParamType::Int) {
       x[o] = encode_number(p, int_value(p, x[o]));
@@ -97,7 +97,7 @@ void ParamsSpace::canonicalize(Vec& x) const {
 }
 
 nlohmann::json ParamsSpace::value_of(std::size_t i, const Vec& x) const {
-  const ParamSpec& p = params_[i];
+  const ParamDef& p = params_[i];
   const int o = offset_[i];
   switch (p.type) {
     case ParamType::Float: return std::clamp(p.log ? std::exp(x[o]) : x[o], p.low, p.high);
@@ -122,12 +122,12 @@ Vec ParamsSpace::from_named(const nlohmann::json& values) const {
     throw InputError("a point of this study is an object {name: value} with the parameters " + names + " (got " +
                      values.dump() + ")");
   for (const auto& item : values.items()) {
-    if (std::none_of(params_.begin(), params_.end(), [&](const ParamSpec& p) { return p.name == item.key(); }))
+    if (std::none_of(params_.begin(), params_.end(), [&](const ParamDef& p) { return p.name == item.key(); }))
       throw InputError("param '" + item.key() + "': not a parameter of this study (parameters: " + names + ")");
   }
   Vec x(dim_);
   for (std::size_t i = 0; i < params_.size(); ++i) {
-    const ParamSpec& p = params_[i];
+    const ParamDef& p = params_[i];
     const int o = offset_[i];
     if (!values.contains(p.name)) {
       if (p.type == ParamType::Fixed) continue;
@@ -172,7 +172,7 @@ Vec ParamsSpace::from_named(const nlohmann::json& values) const {
 std::vector<Vec> ParamsSpace::discrete_neighbours(const Vec& x) const {
   std::vector<Vec> out;
   for (std::size_t i = 0; i < params_.size(); ++i) {
-    const ParamSpec& p = params_[i];
+    const ParamDef& p = params_[i];
     const int o = offset_[i];
     if (p.type == ParamType::Int) {
       const double v = int_value(p, x[o]);

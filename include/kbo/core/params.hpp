@@ -36,34 +36,34 @@ struct EnumNames<ParamType> {
 };
 
 /// One parameter. Checked on construction by parse_param/params_from_json (InputError naming it).
-struct ParamSpec {
+struct ParamDef {
   std::string name;
   ParamType type = ParamType::Float;
   double low = 0.0, high = 1.0;             // float, int (int: whole numbers)
   bool log = false;                         // float, int: low > 0 (int: low >= 1)
   std::vector<nlohmann::json> choices;      // categorical: ≥ 1 distinct strings, numbers or booleans
   nlohmann::json value;                     // fixed: a string, number or boolean
-  bool operator==(const ParamSpec&) const = default;
+  bool operator==(const ParamDef&) const = default;
 };
 
 /// The compact text form, as `--param` takes it:
 ///   NAME=float:LOW:HIGH[:log]   NAME=int:LOW:HIGH[:log]   NAME=cat:A,B,C   NAME=fixed:VALUE
 /// ("categorical" for "cat" also works). A choice or fixed value that reads as a number is that number.
-ParamSpec parse_param(const std::string& text);
+ParamDef parse_param(const std::string& text);
 /// {"name","type","low","high","log"} | {"name","type":"categorical","choices"} | {"name","type":"fixed","value"}
 /// (unknown keys are errors), or a compact string; `name` (if not empty) supplies/overrides the name.
-ParamSpec param_from_json(const nlohmann::json& j, const std::string& name = "");
-nlohmann::json to_json(const ParamSpec& p);  // the canonical stored form (always the same keys per type)
+ParamDef param_from_json(const nlohmann::json& j, const std::string& name = "");
+nlohmann::json to_json(const ParamDef& p);  // the canonical stored form (always the same keys per type)
 /// A parameter list: an array of objects or compact strings, or an object {name: object | compact form
 /// without the name | [choices] | scalar (fixed)}. InputError for an empty list, a repeated name, or a list
 /// with nothing that varies.
-std::vector<ParamSpec> params_from_json(const nlohmann::json& j);
+std::vector<ParamDef> params_from_json(const nlohmann::json& j);
 /// Text of one parameter for tables: "lr float [1e-05, 0.1] log".
-std::string describe(const ParamSpec& p);
+std::string describe(const ParamDef& p);
 
 class ParamsSpace : public Space {
  public:
-  explicit ParamsSpace(std::vector<ParamSpec> params);  // InputError for a bad list (see params_from_json)
+  explicit ParamsSpace(std::vector<ParamDef> params);  // InputError for a bad list (see params_from_json)
   int dim() const override { return dim_; }
   const Box& bounds() const override { return box_; }
   void canonicalize(Vec& x) const override;
@@ -74,14 +74,14 @@ class ParamsSpace : public Space {
   std::vector<bool> discrete_coordinates() const override { return discrete_; }
   std::vector<Vec> discrete_neighbours(const Vec& x) const override;
 
-  const std::vector<ParamSpec>& params() const { return params_; }
+  const std::vector<ParamDef>& params() const { return params_; }
   /// {"type": "params", "params": [to_json(p)...]}, as stored with a study.
   nlohmann::json to_json() const;
   /// The value of parameter i at the canonical point x (typed: a float, an integer, a choice).
   nlohmann::json value_of(std::size_t i, const Vec& x) const;
 
  private:
-  std::vector<ParamSpec> params_;
+  std::vector<ParamDef> params_;
   std::vector<int> offset_;  // first coordinate of each parameter (its width: 0, 1 or k)
   std::vector<bool> discrete_;
   int dim_ = 0;
