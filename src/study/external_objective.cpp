@@ -119,7 +119,18 @@ Evaluation parse_value_line(const std::string& raw) {
                                 shown + "'");
     const double v = j["value"].get<double>();
     if (!std::isfinite(v)) return Evaluation::failed("non-finite value '" + shown + "'");
-    return Evaluation::ok(v);
+    Evaluation ev = Evaluation::ok(v);
+    if (j.contains("constraints")) {
+      // {"value": v, "constraints": [c1, ...]}: feasible iff every c_i <= 0.
+      const auto& c = j["constraints"];
+      if (!c.is_array()) return Evaluation::failed("\"constraints\" must be a list of numbers: '" + shown + "'");
+      for (const auto& ci : c) {
+        if (!ci.is_number() || !std::isfinite(ci.get<double>()))
+          return Evaluation::failed("\"constraints\" must be a list of finite numbers: '" + shown + "'");
+        ev.constraints.push_back(ci.get<double>());
+      }
+    }
+    return ev;
   }
   errno = 0;
   char* endp = nullptr;

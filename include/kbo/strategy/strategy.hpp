@@ -31,9 +31,15 @@ class Strategy {
   virtual Vec suggest(const Mat& X, const Vec& y, const Mat& pending, const Mat& /*failed*/, int trial_index) {
     return suggest(X, y, pending, trial_index);
   }
+  /// Outcome constraints of the completed trials (rows as suggest's X; feasible iff every entry <= 0), set
+  /// before each suggest by the study. Strategies that model data model them; others ignore them.
+  void set_constraints(Mat C) { constraints_ = std::move(C); }
   virtual std::string name() const = 0;
   /// Diagnostics of the last suggestion (fitted hyperparameters, β, schedule values…), for logs/JSON.
   virtual nlohmann::json last_info() const { return nlohmann::json::object(); }
+
+ protected:
+  Mat constraints_;  // n x m (m = 0: no constraints)
 };
 
 }  // namespace kbo
