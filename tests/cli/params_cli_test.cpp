@@ -115,3 +115,94 @@ TEST(ParamsCli, BadParamsAreOneLineErrorsExit2AndNothingIsStored) {
   }
   EXPECT_FALSE(fs::exists(db)) << "a rejected command must not create the study file";
 }
+
+namespace {
+// {"value": x0 + x1, "constraints": [1 - x0^2 - x1^2]}; with $TWO_AFTER=k, trials >= k return two constraints.
+void write_constrained(const std::string& path) {
+  std::ofstream f(path);
+  f << "import json, os, sys\n"
+       "p = json.loads(sys.stdin.readline())\n"
+       "x = p['x']\n"
+       "c = [1 - x[0] ** 2 - x[1] ** 2]\n"
+       "if p['trial'] >= int(os.environ.get('TWO_AFTER', '1000000')): c.append(0.0)\n"
+       "print(json.dumps({'value': x[0] + x[1], 'constraints': c}))\n";
+}
+}  // namespace
+
+TEST(ConstraintsCli, BestIsTheBestFeasibleTrialAndConstraintsAreStored) {
+  TempDir dir("constraints");
+  write_constrained(dir / "obj.py");
+  const std::string storage = "--storage " + quote("sqlite:" + (dir / "s.db"));
+  const CmdResult r = run_kbo("optimize --objective " + quote("python3 " + (dir / "obj.py")) +
+                                  " --bounds 0:1,0:1 --init 5 --iters 10 --seed 2 --json " + storage,
+                              dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = run_kbo("show --json " + storage, dir).json();  // read back from the file
+  double best_feasible = 1e9;
+  for (const auto& t : j["trials"]) {
+    ASSERT_EQ(t["constraints"].size(), 1u);
+    const auto x = t["x"].get<std::vector<double>>();
+    EXPECT_NEAR(t["constraints"][0].get<double>(), 1 - x[0] * x[0] - x[1] * x[1], 1e-12);
+    EXPECT_EQ(t["feasible"].get<bool>(), t["constraints"][0].get<double>() <= 0);
+    if (t["feasible"].get<bool>()) best_feasible = std::min(best_feasible, t["value"].get<double>());
+  }
+  ASSERT_LT(best_feasible, 1e9);
+  EXPECT_EQ(j["best_value"].get<double>(), best_feasible);
+  EXPECT_LT(best_feasible, 1.15);  // feasible optimum 1 (on the unit circle at an axis)
+}
+
+TEST(ConstraintsCli, AConstraintListWhoseLengthChangesStopsWithExit2) {
+  TempDir dir("constraints_len");
+  write_constrained(dir / "obj.py");
+  const std::string db = dir / "s.db";
+  const CmdResult r = run_kbo("optimize --objective " + quote("TWO_AFTER=3 python3 " + (dir / "obj.py")) +
+                                  " --bounds 0:1,0:1 --init 5 --iters 0 --storage " + quote("sqlite:" + db),
+                              dir);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("constraints: the objective returned 2 constraint value(s), but trial 0 has 1"), std::string::npos)
+      << r.err;
+  const json j = run_kbo("show --json --storage " + quote("sqlite:" + db), dir).json();
+  EXPECT_EQ(j["n_complete"], 3);  // trial 3 was handed back, not recorded
+}
+
+TEST(WarmStartCli, EnqueueTellPointAndImportBeforeAndDuringAStudy) {
+  TempDir dir("warm");
+  write_objective(dir / "obj.py");
+  const std::string storage = "--storage " + quote("sqlite:" + (dir / "s.db"));
+  const std::string space = std::string(kParams) + " ";
+  // Before the study: queue a point (creates the study) and tell one evaluated elsewhere.
+  const CmdResult q = run_kbo("enqueue " + space + storage +
+                                  " --point '{\"lr\": 0.01, \"layers\": 4, \"opt\": \"adam\"}'",
+                              dir);
+  ASSERT_EQ(q.code, 0) << q.err;
+  EXPECT_EQ(json::parse(q.out)["state"], "queued");
+  const CmdResult t = run_kbo("tell " + storage + " --point '{\"lr\": 1.0, \"layers\": 1, \"opt\": \"sgd\"}' --value 14", dir);
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_EQ(json::parse(t.out)["state"], "complete");
+  {
+    std::ofstream f(dir / "old.csv");
+    f << "lr,layers,opt,value\n0.001,6,sgd,6\n0.1,2,adam,5\n";
+  }
+  const CmdResult im = run_kbo("import --csv " + quote(dir / "old.csv") + " " + storage, dir);
+  ASSERT_EQ(im.code, 0) << im.err;
+  // The run evaluates the queued point first.
+  const CmdResult r = run_kbo("optimize --objective " + quote("python3 " + (dir / "obj.py")) + " " + space +
+                                  "--init 3 --iters 2 --json " + storage,
+                              dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = r.json();
+  EXPECT_EQ(j["trials"][0]["params"]["layers"], 4);
+  EXPECT_EQ(j["trials"][0]["value"].get<double>(), 0.0);  // the optimum, queued by hand
+  EXPECT_EQ(j["best_trial"], 0);
+  EXPECT_EQ(j["trials"][2]["params"]["opt"], "sgd");  // imported rows
+  EXPECT_EQ(j["trials"][2]["value"].get<double>(), 6.0);
+  // Bad points: a wrong name, a value out of range; exit 2 and nothing added.
+  const int n = j["n_trials"].get<int>();
+  const CmdResult bad1 = run_kbo("enqueue " + storage + " --point '{\"lr\": 0.01, \"layers\": 4, \"optim\": \"adam\"}'", dir);
+  EXPECT_EQ(bad1.code, 2);
+  EXPECT_NE(bad1.err.find("param 'optim': not a parameter of this study"), std::string::npos) << bad1.err;
+  const CmdResult bad2 = run_kbo("tell " + storage + " --point '{\"lr\": 0.01, \"layers\": 9, \"opt\": \"adam\"}' --value 1", dir);
+  EXPECT_EQ(bad2.code, 2);
+  EXPECT_NE(bad2.err.find("param 'layers': 9 is outside [1, 6]"), std::string::npos) << bad2.err;
+  EXPECT_EQ(run_kbo("show --json " + storage, dir).json()["n_trials"].get<int>(), n);
+}

@@ -150,6 +150,5 @@ TEST(ParamsBO, AParamsStudyBeatsRandomSearchOnAMixedProblem) {
     bo += run("gpucb", s) / seeds;
     random += run("random", s) / seeds;
   }
-  EXPECT_LT(bo, random);
-  EXPECT_LT(bo, 1.0);  // within 1 of the optimum 0 (random search's mean is far above)
+  EXPECT_LT(bo, 0.5 * random) << "bo " << bo << ", random " << random;  // optimum 0
 }

@@ -36,10 +36,10 @@ struct Evaluation {
   bool cannot_run = false;
   bool interrupted = false;
   std::vector<double> constraints;  // outcome constraints (feasible iff every c_i <= 0); empty: none
-  static Evaluation ok(double v) { return {v, {}}; }
-  static Evaluation failed(std::string why) { return {std::nullopt, std::move(why)}; }
-  static Evaluation not_runnable(std::string why) { return {std::nullopt, std::move(why), true, false}; }
-  static Evaluation stopped() { return {std::nullopt, "interrupted", false, true}; }
+  static Evaluation ok(double v) { return {v, {}, false, false, {}}; }
+  static Evaluation failed(std::string why) { return {std::nullopt, std::move(why), false, false, {}}; }
+  static Evaluation not_runnable(std::string why) { return {std::nullopt, std::move(why), true, false, {}}; }
+  static Evaluation stopped() { return {std::nullopt, "interrupted", false, true, {}}; }
 };
 
 /// Thrown by Study::work when the objective cannot be run (Evaluation::cannot_run; the trial is handed back,

@@ -20,7 +20,10 @@ from typing import Any, Dict, Optional, Sequence
 import optuna
 from optuna.distributions import BaseDistribution, CategoricalDistribution, FloatDistribution, IntDistribution
 from optuna.samplers import BaseSampler, RandomSampler
-from optuna.search_space import IntersectionSearchSpace
+try:  # Optuna >= 3.2
+    from optuna.search_space import IntersectionSearchSpace
+except ImportError:  # Debian bookworm's Optuna 3.1
+    from optuna.samplers import IntersectionSearchSpace
 from optuna.trial import FrozenTrial, TrialState
 
 import kbo
