@@ -388,8 +388,11 @@ def minimize(f: Callable[[np.ndarray], float], bounds: Any = None, *, iters: Opt
     """Minimises f over the box `bounds` with Bayesian optimisation: init Sobol points, then iters BO steps
     (default 5 + 50).
 
-    f: callable taking a 1-d float array of length D, returning a number (a kbo.Problem works too, and
-    then bounds may be omitted). bounds: (D, 2) array-like of [lower, upper] rows (space="set": the box of
+    f: callable taking a 1-d float array of length D, returning a number, (value, [c1, ...]) or
+    {"value": v, "constraints": [...]} (outcome constraints, feasible iff all c_i <= 0; a kbo.Problem works
+    too, and then bounds may be omitted). bounds: a dict of named parameters {"lr": kbo.Float(1e-5, 1e-1,
+    log=True), "layers": kbo.Int(1, 8), "opt": kbo.Categorical(["adam", "sgd"]), "seed": kbo.Fixed(0)} (f then
+    receives a dict; docs/spaces.md), or a (D, 2) array-like of [lower, upper] rows (space="set": the box of
     ONE element, with set_size=M; points are then flat arrays of M * d). storage: None (memory) or
     "sqlite:PATH" with study=NAME: persisted and shared with the CLI; re-running resumes. callback(trial,
     finished, total, best) after every trial; verbose=True prints a progress line per trial on stderr.
