@@ -14,6 +14,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-numpy python3-sklearn  # reference implementation for fixtures and benchmarks
   python3-dev pybind11-dev python3-pytest  # the Python module and its tests
+  python3-optuna python3-distributed  # kbo.integrations.optuna (KboSampler) and Study.optimize(executor=Dask Client)
   python3-matplotlib python3-setuptools python3-wheel  # examples/ plots; `pip install .` backend
   postgresql               # throw-away server for the PostgreSQL storage tests
   libcpp-httplib-dev       # kbo dashboard's HTTP server

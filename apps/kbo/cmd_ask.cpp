@@ -57,6 +57,7 @@ int run_ask(int argc, char** argv) {
     nlohmann::json out = {{"trial", t.id},
                           {"x", std::vector<double>(t.x.data(), t.x.data() + t.x.size())},
                           {"study", study.name()}};
+    if (const nlohmann::json named = study.space()->named(t.x); !named.is_null()) out["params"] = named;
     if (t.lease_until > 0.0) out["lease_until"] = t.lease_until;
     std::cout << out.dump() << std::endl;
   }

@@ -113,7 +113,7 @@ int run_optimize(int argc, char** argv) {
   if (problem) {
     objective = [f = problem->f](const Trial& t) { return Evaluation::ok(f(t.x)); };
   } else {
-    objective = ExternalObjective(o.objective, o.eval_timeout);
+    objective = ExternalObjective(o.objective, o.eval_timeout, space_from_json(space));
   }
 
   const int total = o.strategy.n_init + o.iters;

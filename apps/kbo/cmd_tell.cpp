@@ -4,6 +4,7 @@
 #include "command.hpp"
 #include "kbo/storage/storage.hpp"
 #include "study_options.hpp"
+#include "warm_start.hpp"
 
 namespace kbo::cli {
 namespace {
@@ -15,15 +16,32 @@ int run_tell(int argc, char** argv) {
   StudyOptionParser parser(app, kWhere | kTell);
   parser.needs_persistent_storage();
   bool force = false;
+  std::string point, constraints;
+  app.add_option("--point", point,
+                 "instead of --trial: add a NEW trial at this point, evaluated elsewhere (warm start), as JSON "
+                 "{\"name\": value, ...} or [x0, x1, ...]; needs --value");
+  app.add_option("--constraints", constraints,
+                 "outcome constraint values c1,c2,... of the result (feasible iff every c <= 0; with --value)");
   app.add_flag("--force", force,
                "record the result even if a worker is running the trial (its own result is then dropped)");
   parse(app, argc, argv);
   const StudyOptions o = parser.resolve();
-  if (!o.trial) throw InputError("--trial ID is required (the id `kbo ask` printed)");
+  const std::vector<double> cons = constraints.empty() ? std::vector<double>() : constraints_from_text(constraints);
+  if (!constraints.empty() && !o.value) throw InputError("--constraints go with --value (a complete trial)");
+  if (!point.empty()) {
+    if (o.trial) throw InputError("--point and --trial are mutually exclusive (a new trial, or a pending one)");
+    if (!o.value) throw InputError("--point needs --value V (the result of that point)");
+    require_persistent_storage(o);
+    Study study = Study::open(open_storage(o.storage, StorageAccess::Existing), o.study);
+    const Vec x = point_from_text(study, point);
+    std::cout << warm_start_line(study, study.add_evaluated(x, *o.value, cons)).dump() << std::endl;
+    return 0;
+  }
+  if (!o.trial) throw InputError("--trial ID is required (the id `kbo ask` printed), or --point P for a new trial");
   if (!o.value && !o.failed) throw InputError("--value V or --failed REASON is required");
   require_persistent_storage(o);
   Study study = Study::open(open_storage(o.storage, StorageAccess::Existing), o.study);
-  const Trial t = o.value ? study.tell(*o.trial, *o.value, force) : study.fail(*o.trial, *o.failed, force);
+  const Trial t = o.value ? study.tell(*o.trial, *o.value, force, cons) : study.fail(*o.trial, *o.failed, force);
   nlohmann::json out = {{"trial", t.id}, {"state", to_string(t.state)}, {"study", study.name()}};
   out["value"] = t.value ? nlohmann::json(*t.value) : nlohmann::json(nullptr);
   if (t.state == TrialState::Failed) out["reason"] = t.reason;

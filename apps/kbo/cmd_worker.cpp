@@ -64,7 +64,7 @@ int run_worker(int argc, char** argv) {
                        study + "' has dimension " + std::to_string(s.space()->dim()));
     objective = [f = p.f](const Trial& t) { return Evaluation::ok(f(t.x)); };
   } else {
-    objective = ExternalObjective(command_from_words(command), eval_timeout);
+    objective = ExternalObjective(command_from_words(command), eval_timeout, s.space());
   }
   auto strategy = make_strategy(s.strategy_config(), s.space());
   WorkOptions options;

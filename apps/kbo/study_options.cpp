@@ -165,6 +165,7 @@ StudyOptionParser::StudyOptionParser(CLI::App& app, unsigned groups) : app_(app)
                                   : spec.kind == OptionKind::Double ? "FLOAT"
                                   : spec.kind == OptionKind::Json   ? "JSON"
                                                                     : "TEXT");
+    if (spec.repeatable) e->option->multi_option_policy(CLI::MultiOptionPolicy::Join);
     table_options().insert(e->option);
   }
 }

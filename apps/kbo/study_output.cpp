@@ -29,6 +29,23 @@ std::string fmt_x(const nlohmann::json& x) {
   return out.str();
 }
 
+/// A params trial as `lr=0.001 layers=3 opt=adam` (the space's order), else its x.
+std::string fmt_point(const nlohmann::json& s, const nlohmann::json& t, const char* x_key, const char* params_key) {
+  if (!t.contains(params_key) || !t[params_key].is_object()) return fmt_x(t[x_key]);
+  std::ostringstream out;
+  out.precision(6);
+  bool first = true;
+  for (const auto& spec : s["space"]["params"]) {
+    const nlohmann::json& v = t[params_key][spec["name"].get<std::string>()];
+    out << (first ? "" : " ") << spec["name"].get<std::string>() << "=";
+    if (v.is_string()) out << v.get<std::string>();
+    else if (v.is_number_float()) out << v.get<double>();
+    else out << v.dump();
+    first = false;
+  }
+  return out.str();
+}
+
 /// The state column: pending trials show what they wait for (running, asked, queued).
 std::string state_word(const nlohmann::json& t) {
   return t.contains("phase") ? t["phase"].get<std::string>() : t["state"].get<std::string>();
@@ -41,14 +58,15 @@ void print_header(std::ostream& out, const nlohmann::json& s) {
 
 void print_rows(std::ostream& out, const nlohmann::json& s, const std::vector<nlohmann::json>& rows) {
   char line[256];
-  std::snprintf(line, sizeof line, "%6s  %-9s %16s  %s\n", "trial", "state", "value", "x");
+  std::snprintf(line, sizeof line, "%6s  %-9s %16s  %s\n", "trial", "state", "value",
+                s.contains("best_params") ? "params" : "x");
   out << line;
   const nlohmann::json best_id = s["best_trial"];
   for (const auto& t : rows) {
     const bool is_best = !best_id.is_null() && t["id"] == best_id;
     std::snprintf(line, sizeof line, "%5d%s  %-9s %16s  ", t["id"].get<int>(), is_best ? "*" : " ",
                   state_word(t).c_str(), fmt_value(t["value"]).c_str());
-    out << line << fmt_x(t["x"]);
+    out << line << fmt_point(s, t, "x", "params");
     if (t.contains("reason")) out << "  (" << t["reason"].get<std::string>() << ")";
     out << "\n";
   }
@@ -68,8 +86,8 @@ void print_counts_and_best(std::ostream& out, const nlohmann::json& s) {
   out << "\n";
   const nlohmann::json best_id = s["best_trial"];
   if (best_id.is_null()) out << "no complete trial yet\n";
-  else out << "best: trial " << best_id.get<int>() << ", value " << fmt_value(s["best_value"]) << " at x = "
-           << fmt_x(s["best_x"]) << "\n";
+  else out << "best: trial " << best_id.get<int>() << ", value " << fmt_value(s["best_value"])
+           << (s.contains("best_params") ? " at " : " at x = ") << fmt_point(s, s, "best_x", "best_params") << "\n";
 }
 
 std::string csv_field(const std::string& text) {
@@ -114,12 +132,20 @@ void print_study_table(std::ostream& out, const nlohmann::json& s, const std::ve
 
 void print_study_csv(std::ostream& out, const nlohmann::json& s, const std::vector<nlohmann::json>& rows) {
   const std::size_t dim = s["trials"].empty() ? 0 : s["trials"][0]["x"].size();
+  const bool named = s.contains("best_params");
   out << "id,state,value";
+  if (named)
+    for (const auto& spec : s["space"]["params"]) out << "," << csv_field(spec["name"].get<std::string>());
   for (std::size_t i = 0; i < dim; ++i) out << ",x" << i;
   out << ",reason,worker\n";
   for (const auto& t : rows) {
     out << t["id"].get<int>() << "," << state_word(t) << ","
         << (t["value"].is_null() ? std::string() : csv_number(t["value"].get<double>()));
+    if (named)
+      for (const auto& spec : s["space"]["params"]) {
+        const nlohmann::json& v = t["params"][spec["name"].get<std::string>()];
+        out << "," << (v.is_string() ? csv_field(v.get<std::string>()) : v.is_number_float() ? csv_number(v.get<double>()) : v.dump());
+      }
     for (const auto& xi : t["x"]) out << "," << csv_number(xi.get<double>());
     out << "," << csv_field(t.contains("reason") ? t["reason"].get<std::string>() : std::string()) << ","
         << csv_field(t["worker"].get<std::string>()) << "\n";

@@ -19,13 +19,14 @@ from __future__ import annotations
 import sys
 import time
 import warnings
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
 from . import _kbo
 from . import kernels, kfo, plot  # noqa: F401  (public submodules; plot imports matplotlib only when used)
 from ._kbo import GP, InputError, NumericalError, Problem, StorageError, Trial, problem, problem_names
+from ._params import Categorical, Fixed, Float, Int, Param, params_spec
 from ._util import bounds_pairs, storage_url
 
 __version__ = "0.1.0"
@@ -53,6 +54,10 @@ class Result:
         self.X = np.array([t.x for t in self.trials], dtype=float).reshape(len(self.trials), study.dim)
         self.values = np.array([np.nan if t.value is None else t.value for t in self.trials], dtype=float)
         self.states: List[str] = [t.state for t in self.trials]
+        # Params spaces: the best point and every trial's point as {name: typed value}.
+        self.best_params: Optional[Dict[str, Any]] = self._dict.get("best_params")
+        self.params: Optional[List[Dict[str, Any]]] = (
+            [t["params"] for t in self._dict["trials"]] if "best_params" in self._dict else None)
 
     @property
     def minimize(self) -> bool:
@@ -70,8 +75,9 @@ class Result:
 
     def __repr__(self) -> str:
         n_ok = self.states.count("complete")
+        best = f"best_params={self.best_params!r}" if self.params is not None else f"best_x={self.best_x!r}"
         return (f"Result(best_value={self.best_value!r}, best_trial={self.best_trial}, "
-                f"best_x={self.best_x!r}, trials={len(self.trials)} ({n_ok} complete)"
+                f"{best}, trials={len(self.trials)} ({n_ok} complete)"
                 f"{', interrupted' if self.interrupted else ''})")
 
 
@@ -102,7 +108,9 @@ class Study:
             kwargs["study"] = "default" if name is None else str(name)
         if bounds is not None and problem is not None:
             raise ValueError("give bounds or problem, not both (a problem has its own bounds)")
-        if bounds is not None:
+        if isinstance(bounds, Mapping):
+            kwargs["params"] = params_spec(bounds)  # named, typed parameters: a params space
+        elif bounds is not None:
             kwargs["bounds"] = bounds_pairs(bounds)
         elif isinstance(problem, Problem):
             kwargs.update(problem=problem.name, dim=problem.dim)
@@ -147,6 +155,15 @@ class Study:
         return self._s.space
 
     @property
+    def named(self) -> bool:
+        """True for a space of named parameters (the objective receives a dict)."""
+        return self._s.named
+
+    def params(self, trial: Union[Trial, Any]) -> Dict[str, Any]:
+        """The named, typed values of a trial (or of a point x) of a params space."""
+        return self._s.params_of(trial.x if isinstance(trial, Trial) else trial)
+
+    @property
     def config(self) -> Dict[str, Any]:
         """The stored strategy configuration (as `kbo show --json` would print it)."""
         return self._s.config
@@ -156,9 +173,20 @@ class Study:
         """Creates a pending trial at the strategy's next suggestion (the GIL is released meanwhile)."""
         return self._s.ask()
 
-    def tell(self, trial: Union[Trial, int], value: float) -> Trial:
-        """Completes a pending trial with a finite value (in the study's direction)."""
-        return self._s.tell(_trial_id(trial), float(value))
+    def tell(self, trial: Union[Trial, int, Dict[str, Any], Sequence[float], np.ndarray], value: float,
+             constraints: Optional[Sequence[float]] = None) -> Trial:
+        """Completes a pending trial (a kbo.Trial or its id) with a finite value (in the study's direction).
+        Given a point instead ({name: value} for named parameters, or an array), adds a NEW complete trial
+        evaluated elsewhere (warm start). constraints: outcome constraint values (feasible iff all <= 0)."""
+        cons = [] if constraints is None else [float(c) for c in constraints]
+        if isinstance(trial, Mapping) or isinstance(trial, (list, tuple, np.ndarray)):
+            return self._s.add_evaluated(_point(trial), float(value), cons)
+        return self._s.tell(_trial_id(trial), float(value), cons)
+
+    def enqueue(self, point: Union[Dict[str, Any], Sequence[float], np.ndarray]) -> Trial:
+        """Queues a point ({name: value} for named parameters, or an array) to be evaluated next: the next
+        optimize() (or `kbo optimize` / `kbo worker`) evaluates it before asking the model (warm start)."""
+        return self._s.enqueue(_point(point))
 
     def tell_failed(self, trial: Union[Trial, int], reason: str = "failed") -> Trial:
         """Marks a pending trial failed with a reason (its point is then avoided)."""
@@ -188,7 +216,7 @@ class Study:
     # ---- optimisation loop ----
     def optimize(self, f: Callable[[np.ndarray], float], n_trials: Optional[int] = None, *,
                  n_total: Optional[int] = None, callback: Optional[Callback] = None,
-                 verbose: bool = False) -> Result:
+                 verbose: bool = False, executor: Any = None, n_parallel: Optional[int] = None) -> Result:
         """Runs ask -> f(x) -> tell (Study::optimize, the loop of `kbo optimize`) for n_trials more trials, or
         until the study has n_total finished trials. f gets a 1-d float array and returns a number; an
         exception in f marks the trial failed with the exception's last line and the run goes on; a
@@ -196,7 +224,18 @@ class Study:
         every trial. verbose=True prints a line per finished trial on stderr (its value or failure, time,
         trials finished of the budget, elapsed, time per trial, ETA, best so far). Ctrl-C
         (KeyboardInterrupt) stops cleanly: completed trials are kept, the trial being evaluated is marked
-        failed, and the result has interrupted=True."""
+        failed, and the result has interrupted=True.
+
+        f may return a number, (value, [c1, ...]) or {"value": v, "constraints": [c1, ...]} (outcome
+        constraints, feasible iff every c_i <= 0). On a space of named parameters f receives a dict.
+
+        executor: any concurrent.futures.Executor (a ProcessPoolExecutor, ...) or a Dask distributed.Client:
+        n_parallel trials (default: the executor's worker count, else 2) are evaluated at once; each new
+        suggestion sees the running ones as pending. f must then be picklable (a module-level function)."""
+        if executor is not None:
+            if n_total is None and n_trials is None:
+                raise ValueError("give exactly one of n_trials (more trials) or n_total (finished trials in all)")
+            return _optimize_with_executor(self, f, n_trials, n_total, callback, executor, n_parallel)
         if (n_trials is None) == (n_total is None):
             raise ValueError("give exactly one of n_trials (more trials) or n_total (finished trials in all)")
         if n_total is None:
@@ -217,6 +256,65 @@ class Study:
 
     def __repr__(self) -> str:
         return f"<kbo.Study {self.name!r} in {self.storage} ({self.direction}, {len(self.trials)} trials)>"
+
+
+def _parse_result(r: Any) -> Any:
+    """(value, constraints) from what an objective returned (see Study.optimize)."""
+    cons: Optional[List[float]] = None
+    if isinstance(r, tuple) and len(r) == 2:
+        r, cons = r[0], [float(c) for c in r[1]]
+    elif isinstance(r, Mapping):
+        if "value" not in r:
+            raise ValueError('objective returned a dict without "value"')
+        cons = [float(c) for c in r.get("constraints", [])]
+        r = r["value"]
+    return float(r), cons
+
+
+def _optimize_with_executor(study: "Study", f: Callable[..., Any], n_trials: Optional[int], n_total: Optional[int],
+                            callback: Optional[Callback], executor: Any, n_parallel: Optional[int]) -> Result:
+    import concurrent.futures as cf
+
+    if not callable(f):
+        raise ValueError("f must be callable")
+    ex = executor
+    if not isinstance(ex, cf.Executor) and hasattr(ex, "get_executor"):
+        ex = ex.get_executor()  # a Dask distributed.Client: its concurrent.futures face
+    if not hasattr(ex, "submit"):
+        raise ValueError(f"executor must be a concurrent.futures.Executor or a Dask Client (got {type(executor).__name__})")
+    parallel = n_parallel or getattr(ex, "_max_workers", None) or 2
+    if parallel < 1:
+        raise ValueError("n_parallel must be >= 1")
+    finished = sum(t.state != "pending" for t in study.trials)
+    total = finished + n_trials if n_total is None else n_total
+    named = study.named
+
+    def arg(t: Trial) -> Any:
+        return study.params(t) if named else np.asarray(t.x, dtype=float)
+
+    running: Dict[Any, Trial] = {}
+    # Queued trials first (warm starts: Study.enqueue, `kbo enqueue`); they are told like asked trials.
+    queue = [t for t in study.trials if t.state == "pending" and t.worker == ""]
+    while finished < total:
+        while len(running) < parallel and finished + len(running) < total:
+            t = queue.pop(0) if queue else study.ask()
+            running[ex.submit(f, arg(t))] = t
+        done, _ = cf.wait(list(running), return_when=cf.FIRST_COMPLETED)
+        for fut in done:
+            t = running.pop(fut)
+            try:
+                value, cons = _parse_result(fut.result())
+                if not np.isfinite(value):
+                    raise ValueError(f"non-finite value {value}")
+                told = study.tell(t, value, cons)
+            except InputError:
+                raise
+            except Exception as e:  # the objective failed: the trial fails, the run goes on
+                told = study.tell_failed(t, f"{type(e).__name__}: {e}".splitlines()[0])
+            finished += 1
+            if callback is not None:
+                callback(told, finished, total, study.best)
+    return Result(study)
 
 
 def _clock(seconds: float) -> str:
@@ -256,6 +354,12 @@ def _progress_printer(callback: Optional[Callback], finished_before: int) -> Cal
     return report
 
 
+def _point(point: Any) -> Any:
+    if isinstance(point, Mapping):
+        return {str(k): (v.item() if isinstance(v, np.generic) else v) for k, v in point.items()}
+    return [float(v) for v in np.asarray(point, dtype=float).ravel()]
+
+
 def _trial_id(trial: Union[Trial, int]) -> int:
     if isinstance(trial, Trial):
         return trial.id
@@ -269,6 +373,8 @@ def _run(direction: str, f: Callable[[np.ndarray], float], bounds: Any, iters: O
     if not callable(f):
         raise ValueError("f must be callable: f(x: numpy array of shape (D,)) -> float")
     problem_arg = None
+    if isinstance(bounds, Mapping) and not bounds:
+        raise InputError("params: no parameters given (the dict is empty)")
     if bounds is None:
         if not isinstance(f, Problem):
             raise ValueError("bounds are needed: a (D, 2) array of [lower, upper] rows (or pass a kbo.Problem as f)")
@@ -287,8 +393,11 @@ def minimize(f: Callable[[np.ndarray], float], bounds: Any = None, *, iters: Opt
     """Minimises f over the box `bounds` with Bayesian optimisation: init Sobol points, then iters BO steps
     (default 5 + 50).
 
-    f: callable taking a 1-d float array of length D, returning a number (a kbo.Problem works too, and
-    then bounds may be omitted). bounds: (D, 2) array-like of [lower, upper] rows (space="set": the box of
+    f: callable taking a 1-d float array of length D, returning a number, (value, [c1, ...]) or
+    {"value": v, "constraints": [...]} (outcome constraints, feasible iff all c_i <= 0; a kbo.Problem works
+    too, and then bounds may be omitted). bounds: a dict of named parameters {"lr": kbo.Float(1e-5, 1e-1,
+    log=True), "layers": kbo.Int(1, 8), "opt": kbo.Categorical(["adam", "sgd"]), "seed": kbo.Fixed(0)} (f then
+    receives a dict; docs/spaces.md), or a (D, 2) array-like of [lower, upper] rows (space="set": the box of
     ONE element, with set_size=M; points are then flat arrays of M * d). storage: None (memory) or
     "sqlite:PATH" with study=NAME: persisted and shared with the CLI; re-running resumes. callback(trial,
     finished, total, best) after every trial; verbose=True prints a progress line per trial on stderr.
@@ -309,4 +418,5 @@ def maximize(f: Callable[[np.ndarray], float], bounds: Any = None, *, iters: Opt
 
 
 __all__ = ["minimize", "maximize", "Study", "Result", "Trial", "GP", "Problem", "problem", "problem_names",
-           "kernels", "kfo", "plot", "InputError", "NumericalError", "StorageError"]
+           "kernels", "kfo", "plot", "InputError", "NumericalError", "StorageError", "Float", "Int", "Categorical",
+           "Fixed", "Param"]

@@ -2,6 +2,7 @@
 // (never argv text) and the strategy registry, so a Python study and `kbo optimize/ask/tell/show` with the
 // same options are the same study and make the same suggestions.
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 
 #include <pybind11/stl.h>
@@ -123,14 +124,40 @@ bool optimize(PyStudy& s, const py::object& f, int n_total, const py::object& ca
     py::gil_scoped_acquire gil;
     try {
       if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-      py::object r = f(from_vec(t.x));
+      // A params space hands f a dict {name: typed value}; a box or set space the flat array.
+      const nlohmann::json named = s.study.space()->named(t.x);
+      py::object r = named.is_null() ? f(from_vec(t.x)) : f(json_to_py(named));
+      // Outcome constraints: (value, [c1, ...]) or {"value": v, "constraints": [c1, ...]}.
+      std::vector<double> constraints;
+      py::object cs = py::none();
+      if (py::isinstance<py::tuple>(r) && py::len(r) == 2) {
+        cs = r.cast<py::tuple>()[1];
+        r = r.cast<py::tuple>()[0];
+      } else if (py::isinstance<py::dict>(r)) {
+        py::dict d = r.cast<py::dict>();
+        if (!d.contains("value")) return Evaluation::failed("objective returned a dict without \"value\"");
+        if (d.contains("constraints")) cs = d["constraints"];
+        r = d["value"];
+      }
+      if (!cs.is_none()) {
+        for (const auto& c : cs) {
+          const double cv = PyFloat_AsDouble(c.ptr());
+          if ((cv == -1.0 && PyErr_Occurred()) || !std::isfinite(cv)) {
+            PyErr_Clear();
+            return Evaluation::failed("constraints must be finite numbers");
+          }
+          constraints.push_back(cv);
+        }
+      }
       const double v = PyFloat_AsDouble(r.ptr());
       if (v == -1.0 && PyErr_Occurred()) {
         PyErr_Clear();
         return Evaluation::failed("objective returned " + std::string(py::str(py::type::of(r).attr("__name__"))) +
                                   " (expected a number)");
       }
-      return Evaluation::ok(v);  // NaN/inf: Study::optimize marks the trial failed
+      Evaluation ev = Evaluation::ok(v);  // NaN/inf: Study::optimize marks the trial failed
+      ev.constraints = std::move(constraints);
+      return ev;
     } catch (py::error_already_set& e) {
       if (e.matches(PyExc_Exception)) return Evaluation::failed(exception_line(e));
       // KeyboardInterrupt / SystemExit: this trial will not be completed.
@@ -183,6 +210,8 @@ void init_studies(py::module_& m) {
       .def_readonly("worker", &Trial::worker)
       .def_readonly("created_at", &Trial::created_at)
       .def_readonly("finished_at", &Trial::finished_at)
+      .def_readonly("constraints", &Trial::constraints)
+      .def_property_readonly("feasible", [](const Trial& t) { return is_feasible(t); })
       .def("__repr__", [](const Trial& t) {
         std::string s = "Trial(id=" + std::to_string(t.id) + ", state=" + to_string(t.state);
         if (t.value) s += ", value=" + py::repr(py::float_(*t.value)).cast<std::string>();
@@ -215,9 +244,22 @@ void init_studies(py::module_& m) {
              return s.study.ask(strategy, worker_id("ask"));
            })
       .def("tell",
-           [](PyStudy& s, int id, double value) {
+           [](PyStudy& s, int id, double value, const std::vector<double>& constraints) {
              py::gil_scoped_release nogil;
-             return s.study.tell(id, value);
+             return s.study.tell(id, value, false, constraints);
+           },
+           py::arg("id"), py::arg("value"), py::arg("constraints") = std::vector<double>())
+      .def("enqueue",
+           [](PyStudy& s, const py::object& point) {
+             const Vec x = s.study.point_from_json(json_from_py(point));
+             py::gil_scoped_release nogil;
+             return s.study.enqueue(x);
+           })
+      .def("add_evaluated",
+           [](PyStudy& s, const py::object& point, double value, const std::vector<double>& constraints) {
+             const Vec x = s.study.point_from_json(json_from_py(point));
+             py::gil_scoped_release nogil;
+             return s.study.add_evaluated(x, value, constraints);
            })
       .def("fail",
            [](PyStudy& s, int id, const std::string& reason) {
@@ -249,6 +291,11 @@ void init_studies(py::module_& m) {
              }
              return json_to_py(v);
            })
+      .def_property_readonly("named", [](const PyStudy& s) { return !s.study.space()->named(s.study.space()->bounds().lower).is_null(); })
+      .def("params_of", [](const PyStudy& s, const py::object& x) {
+        return json_to_py(s.study.space()->named(to_vec(x, "x", s.study.space()->dim())));
+      })
+      .def("point_of", [](const PyStudy& s, const py::object& values) { return from_vec(s.study.space()->from_named(json_from_py(values))); })
       .def("strategy_info",
            [](PyStudy& s) { return json_to_py(s.strategy ? s.strategy->last_info() : nlohmann::json::object()); })
       .def("strategy_name", [](PyStudy& s) { return s.get_strategy().name(); })

@@ -140,6 +140,20 @@ void UnitCubeSpace::canonicalize(Vec& u) const {
   u = unit_.clamp(to_unit(x));
 }
 
+Vec Space::from_named(const nlohmann::json& /*values*/) const {
+  throw InputError("a " + kind() + " space has no named parameters: give the point as a list of numbers");
+}
+
+Vec UnitCubeSpace::from_named(const nlohmann::json& values) const {
+  return unit_.clamp(to_unit(original_->from_named(values)));
+}
+
+std::vector<Vec> UnitCubeSpace::discrete_neighbours(const Vec& u) const {
+  std::vector<Vec> out = original_->discrete_neighbours(from_unit(u));
+  for (Vec& x : out) x = unit_.clamp(to_unit(x));
+  return out;
+}
+
 std::string UnitCubeSpace::describe() const { return "unit cube of " + original_->describe(); }
 
 Mat UnitCubeSpace::rows_to_unit(const Mat& X) const {

@@ -14,6 +14,7 @@
 
 #include "kbo/core/parallel.hpp"
 #include "kbo/core/random.hpp"
+#include "kbo/optimize/mixed_search.hpp"
 
 namespace kbo {
 namespace {
@@ -170,11 +171,38 @@ AcqOptimizerType parse_acq_optimizer(const std::string& name) {
 
 OptResult maximize_acquisition(const Acquisition& acq, const Space& space, const AcqOptimizerOptions& options,
                                const Mat& extra_starts) {
-  const Objective f = [&acq](const Vec& x, Vec* grad) {
-    return grad ? acq.value_and_gradient(x, *grad) : acq.value(x);
+  const std::vector<bool> discrete = space.discrete_coordinates();
+  if (std::find(discrete.begin(), discrete.end(), true) == discrete.end()) {
+    const Objective f = [&acq](const Vec& x, Vec* grad) {
+      return grad ? acq.value_and_gradient(x, *grad) : acq.value(x);
+    };
+    auto score = [&acq](const Mat& X) { return acq.values(X); };
+    return maximize_impl(f, score, true, space, options, extra_starts);
+  }
+  // Mixed space (kbo/optimize/mixed_search.hpp): the acquisition read through the space's rounding, flat
+  // (zero gradient) along discrete coordinates, then a local search over discrete neighbours.
+  const Objective f = [&acq, &space, &discrete](const Vec& x, Vec* grad) {
+    Vec xc = x;
+    canonical(space, xc);
+    const double v = grad ? acq.value_and_gradient(xc, *grad) : acq.value(xc);
+    if (grad)
+      for (std::size_t i = 0; i < discrete.size(); ++i)
+        if (discrete[i]) (*grad)[static_cast<Eigen::Index>(i)] = 0.0;
+    return v;
   };
-  auto score = [&acq](const Mat& X) { return acq.values(X); };
-  return maximize_impl(f, score, true, space, options, extra_starts);
+  std::function<Vec(const Mat&)> score = [&acq, &space](const Mat& X) {
+    Mat C = X;
+    Vec x(X.cols());
+    for (Eigen::Index i = 0; i < C.rows(); ++i) {
+      x = C.row(i).transpose();
+      canonical(space, x);
+      C.row(i) = x.transpose();
+    }
+    return acq.values(C);
+  };
+  OptResult best = maximize_impl(f, score, true, space, options, extra_starts);
+  if (!best.x.allFinite() || !std::isfinite(best.value)) return best;
+  return discrete_local_search(f, score, space, std::move(best), options.max_evaluations);
 }
 
 OptResult maximize_objective(const Objective& f, const Space& space, const AcqOptimizerOptions& options,

@@ -68,7 +68,7 @@ std::optional<Trial> MemoryStorage::claim_pending(const std::string& study, cons
 }
 
 Trial MemoryStorage::finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
-                            const std::string& reason, const Teller& by) {
+                            const std::string& reason, const Teller& by, const std::vector<double>& constraints) {
   std::lock_guard lock(mutex_);
   Entry& e = entry(study);
   const int n = static_cast<int>(e.trials.size());
@@ -80,6 +80,7 @@ Trial MemoryStorage::finish(const std::string& study, int trial_id, TrialState s
   t.value = state == TrialState::Complete ? value : std::nullopt;
   t.reason = state == TrialState::Failed ? reason : std::string();
   t.finished_at = unix_now();
+  t.constraints = state == TrialState::Complete ? constraints : std::vector<double>();
   return t;
 }
 

@@ -38,6 +38,7 @@ CREATE TABLE trials(
   heartbeat_at DOUBLE PRECISION,
   retry_of INTEGER,
   lease_until DOUBLE PRECISION,
+  constraints TEXT,
   PRIMARY KEY(study_id, number));
 CREATE TABLE model_state(
   study_id BIGINT PRIMARY KEY REFERENCES studies(id),
@@ -58,8 +59,9 @@ UPDATE kbo_meta SET value = '2' WHERE key = 'schema_version';
 ALTER TABLE trials ADD COLUMN lease_until DOUBLE PRECISION;
 UPDATE kbo_meta SET value = '3' WHERE key = 'schema_version';
 )sql",
-    // 4 and 5: reserved for parallel branches (see storage.hpp); replaced by their migrations at merge.
+    // 4: outcome constraints (issue 19); 5: reserved for trials.info (issue 16), replaced at its merge.
     R"sql(
+ALTER TABLE trials ADD COLUMN constraints TEXT;
 UPDATE kbo_meta SET value = '4' WHERE key = 'schema_version';
 )sql",
     R"sql(
@@ -168,11 +170,12 @@ Trial trial_from_row(const Result& r, int row) {
   t.heartbeat_at = r.null(row, 8) ? 0.0 : r.real(row, 8);
   t.retry_of = r.null(row, 9) ? -1 : static_cast<int>(r.integer(row, 9));
   t.lease_until = r.null(row, 10) ? 0.0 : r.real(row, 10);
+  if (!r.null(row, 11)) t.constraints = constraints_from_text(r.text(row, 11));
   return t;
 }
 
 constexpr const char* kTrialColumns =
-    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until";
+    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints";
 
 void ignore_notice(void*, const char*) {}  // "relation already exists, skipping" and the like
 
@@ -394,7 +397,7 @@ std::optional<Trial> PostgresStorage::claim_pending(const std::string& study, co
 }
 
 Trial PostgresStorage::finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
-                              const std::string& reason, const Teller& by) {
+                              const std::string& reason, const Teller& by, const std::vector<double>& constraints) {
   std::lock_guard lock(mutex_);
   Txn txn(*this);
   const std::string sid = lock_study(study);
@@ -414,10 +417,12 @@ Trial PostgresStorage::finish(const std::string& study, int trial_id, TrialState
   t.value = state == TrialState::Complete ? value : std::nullopt;
   t.reason = state == TrialState::Failed ? reason : std::string();
   t.finished_at = unix_now();
+  t.constraints = state == TrialState::Complete ? constraints : std::vector<double>();
   run(conn_, url_,
-      "UPDATE trials SET state = $1, value = $2, reason = $3, finished_at = $4 WHERE study_id = $5 AND number = $6",
+      "UPDATE trials SET state = $1, value = $2, reason = $3, finished_at = $4, constraints = $7 "
+      "WHERE study_id = $5 AND number = $6",
       {to_string(state), t.value ? Param(fmt_double(*t.value)) : Param(), t.reason, fmt_double(t.finished_at), sid,
-       std::to_string(trial_id)});
+       std::to_string(trial_id), t.constraints.empty() ? Param() : Param(constraints_text(t.constraints))});
   txn.commit();  // durable (synchronous_commit on by default) before the caller reports the result
   return t;
 }

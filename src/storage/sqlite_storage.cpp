@@ -39,6 +39,7 @@ CREATE TABLE trials(
   heartbeat_at REAL,
   retry_of INTEGER,
   lease_until REAL,
+  constraints TEXT,
   PRIMARY KEY(study_id, number));
 CREATE TABLE model_state(
   study_id INTEGER PRIMARY KEY REFERENCES studies(id),
@@ -59,8 +60,9 @@ UPDATE kbo_meta SET value = '2' WHERE key = 'schema_version';
 ALTER TABLE trials ADD COLUMN lease_until REAL;
 UPDATE kbo_meta SET value = '3' WHERE key = 'schema_version';
 )sql",
-    // 4 and 5: reserved for parallel branches (see storage.hpp); replaced by their migrations at merge.
+    // 4: outcome constraints (issue 19); 5: reserved for trials.info (issue 16), replaced at its merge.
     R"sql(
+ALTER TABLE trials ADD COLUMN constraints TEXT;
 UPDATE kbo_meta SET value = '4' WHERE key = 'schema_version';
 )sql",
     R"sql(
@@ -325,7 +327,7 @@ std::int64_t SqliteStorage::study_id(const std::string& name) {
 namespace {
 
 constexpr const char* kTrialColumns =
-    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until";
+    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints";
 
 Trial trial_from_row(const Stmt& q) {
   Trial t;
@@ -340,6 +342,7 @@ Trial trial_from_row(const Stmt& q) {
   t.heartbeat_at = q.is_null(8) ? 0.0 : q.real(8);
   t.retry_of = q.is_null(9) ? -1 : static_cast<int>(q.integer(9));
   t.lease_until = q.is_null(10) ? 0.0 : q.real(10);
+  if (!q.is_null(11)) t.constraints = constraints_from_text(q.text(11));
   return t;
 }
 
@@ -440,7 +443,7 @@ std::optional<Trial> SqliteStorage::claim_pending(const std::string& study, cons
 }
 
 Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
-                            const std::string& reason, const Teller& by) {
+                            const std::string& reason, const Teller& by, const std::vector<double>& constraints) {
   WriteTransaction txn(db_, path_);
   const auto sid = study_id(study);
   std::optional<Trial> found;
@@ -464,12 +467,14 @@ Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState s
   t.value = state == TrialState::Complete ? value : std::nullopt;
   t.reason = state == TrialState::Failed ? reason : std::string();
   t.finished_at = unix_now();
+  t.constraints = state == TrialState::Complete ? constraints : std::vector<double>();
   Stmt u(db_, path_,
-         "UPDATE trials SET state = ?1, value = ?2, reason = ?3, finished_at = ?4 "
+         "UPDATE trials SET state = ?1, value = ?2, reason = ?3, finished_at = ?4, constraints = ?7 "
          "WHERE study_id = ?5 AND number = ?6");
   u.bind(1, to_string(state));
   if (t.value) u.bind(2, *t.value); else u.bind_null(2);
   u.bind(3, t.reason).bind(4, t.finished_at).bind(5, sid).bind(6, trial_id);
+  if (t.constraints.empty()) u.bind_null(7); else u.bind(7, constraints_text(t.constraints));
   u.run();
   txn.commit();  // durable (synchronous=FULL) before the caller reports the result
   return t;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "constant_mean_kernel.hpp"
+#include "kbo/acquisition/constraints.hpp"
 #include "kbo/acquisition/registry.hpp"
 #include "kbo/strategy/targets.hpp"
 #include "kbo/core/error.hpp"
@@ -89,8 +90,25 @@ Vec BOStrategy::random_point(int trial_index) const {
   return unit_->sample(1, SamplingMethod::Uniform, rng).row(0).transpose();
 }
 
-std::unique_ptr<Acquisition> BOStrategy::make_acquisition(const GP& gp, const Vec& y, int n_observed) const {
-  const AcquisitionInputs inputs{gp,          y.maxCoeff(),        n_observed,           space_->dim(),
+std::vector<bool> BOStrategy::fit_constraints(const Mat& U, int trial_index) {
+  const Eigen::Index m = constraints_.rows() == U.rows() ? constraints_.cols() : 0;
+  std::vector<bool> feasible(static_cast<std::size_t>(U.rows()), true);
+  if (m == 0) return feasible;
+  constraint_gps_.resize(static_cast<std::size_t>(m));
+  std::vector<std::optional<GP>*> models;
+  for (Eigen::Index j = 0; j < m; ++j) {
+    auto& g = constraint_gps_[static_cast<std::size_t>(j)];
+    if (!g) g.emplace(kernel_->clone(), 1e-3, /*normalize=*/true, /*learn_noise=*/true);
+    g->set_data(U, -constraints_.col(j));  // feasible ⇔ −c_j >= 0
+    models.push_back(&g);
+  }
+  refit(models, trial_index);
+  for (Eigen::Index i = 0; i < U.rows(); ++i) feasible[static_cast<std::size_t>(i)] = (constraints_.row(i).array() <= 0.0).all();
+  return feasible;
+}
+
+std::unique_ptr<Acquisition> BOStrategy::make_acquisition(const GP& gp, double incumbent, int n_observed) const {
+  const AcquisitionInputs inputs{gp,          incumbent,           n_observed,           space_->dim(),
                                  config_.beta, config_.beta_schedule, rkhs_bound_};
   return acquisition_->make(inputs);
 }
@@ -142,6 +160,17 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
       refit_objective_ = objective;
       info_["refit"] = "full";
     }
+    const std::vector<bool> feasible = fit_constraints(U, trial_index);
+    const int m = static_cast<int>(constraint_gps_.size()) > 0 && constraints_.rows() == X.rows()
+                      ? static_cast<int>(constraints_.cols())
+                      : 0;
+    // The incumbent (EI/PI) and the extra start: the best FEASIBLE observation (any, without constraints).
+    Eigen::Index best = -1;
+    for (Eigen::Index i = 0; i < yt.size(); ++i)
+      if (feasible[static_cast<std::size_t>(i)] && (best < 0 || yt[i] > yt[best])) best = i;
+    const bool any_feasible = best >= 0;
+    if (!any_feasible) y.maxCoeff(&best);
+    const double incumbent = yt[best];
     const double fit_seconds = seconds_since(t0);
 
     // Pending points enter as fantasies (config.fantasy) on a copy of the fitted model: same θ and
@@ -175,19 +204,25 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     }
     if (!draws.empty()) {
       std::vector<std::unique_ptr<Acquisition>> parts;
-      for (const GP& m : draws) parts.push_back(make_acquisition(m, yt, static_cast<int>(X.rows())));
+      for (const GP& d : draws) parts.push_back(make_acquisition(d, incumbent, static_cast<int>(X.rows())));
       acq = std::make_unique<AveragedAcquisition>(std::move(parts));
       info_["hmc_draws"] = draws.size();
       info_["hmc_step"] = hmc_.step_size;
     } else {
-      acq = make_acquisition(*model, yt, static_cast<int>(X.rows()));
+      acq = make_acquisition(*model, incumbent, static_cast<int>(X.rows()));
+    }
+    if (m > 0) {
+      std::vector<std::unique_ptr<Acquisition>> pof;
+      for (int j = 0; j < m; ++j) pof.push_back(log_probability_of_feasibility(*constraint_gps_[static_cast<std::size_t>(j)]));
+      acq = std::make_unique<ConstrainedAcquisition>(any_feasible ? std::move(acq) : nullptr, std::move(pof));
+      info_["constraints"] = {{"n", m},
+                              {"feasible_points", std::count(feasible.begin(), feasible.end(), true)},
+                              {"objective", any_feasible ? "acquisition + log P(feasible)" : "log P(feasible)"}};
     }
     AcqOptimizerOptions opt = config_.acq_optimizer;
     opt.seed = trial_seed(config_.seed ^ 0xACCULL, trial_index);
-    Eigen::Index best = 0;
-    y.maxCoeff(&best);
-    const Mat incumbent = U.row(best);
-    OptResult res = maximize_acquisition(*acq, *unit_, opt, incumbent);
+    const Mat incumbent_start = U.row(best);
+    OptResult res = maximize_acquisition(*acq, *unit_, opt, incumbent_start);
     u = res.x;
 
     const Vec theta = gp_->hyperparameters();

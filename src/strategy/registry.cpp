@@ -5,6 +5,7 @@
 
 #include "kbo/acquisition/registry.hpp"
 #include "kbo/core/error.hpp"
+#include "kbo/core/params.hpp"
 #include "kbo/model/kernels/stationary.hpp"
 #include "kbo/strategy/bo_strategy.hpp"
 
@@ -77,6 +78,9 @@ void register_builtin_strategies() {
                               return std::make_shared<BoxSpace>(box_from_json(j));
                             },
                             nullptr, {}, "a box [lo, hi] per coordinate"});
+  // Named, typed parameters (kbo/core/params.hpp): the base kernel on the encoded unit cube (log warp and
+  // one-hot built into the encoding; every point the GP sees is canonical).
+  space_kinds().add("params", {params_space_from_json, nullptr, {}, "named float/int/categorical/fixed parameters"});
 
   strategies().add("gpucb",
                    {[](const StrategyConfig& c, std::shared_ptr<const Space> space) -> std::unique_ptr<Strategy> {

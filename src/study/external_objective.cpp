@@ -119,7 +119,18 @@ Evaluation parse_value_line(const std::string& raw) {
                                 shown + "'");
     const double v = j["value"].get<double>();
     if (!std::isfinite(v)) return Evaluation::failed("non-finite value '" + shown + "'");
-    return Evaluation::ok(v);
+    Evaluation ev = Evaluation::ok(v);
+    if (j.contains("constraints")) {
+      // {"value": v, "constraints": [c1, ...]}: feasible iff every c_i <= 0.
+      const auto& c = j["constraints"];
+      if (!c.is_array()) return Evaluation::failed("\"constraints\" must be a list of numbers: '" + shown + "'");
+      for (const auto& ci : c) {
+        if (!ci.is_number() || !std::isfinite(ci.get<double>()))
+          return Evaluation::failed("\"constraints\" must be a list of finite numbers: '" + shown + "'");
+        ev.constraints.push_back(ci.get<double>());
+      }
+    }
+    return ev;
   }
   errno = 0;
   char* endp = nullptr;
@@ -129,8 +140,8 @@ Evaluation parse_value_line(const std::string& raw) {
   return Evaluation::ok(v);
 }
 
-ExternalObjective::ExternalObjective(std::string command, double timeout_seconds)
-    : command_(std::move(command)), timeout_(timeout_seconds) {
+ExternalObjective::ExternalObjective(std::string command, double timeout_seconds, std::shared_ptr<const Space> space)
+    : command_(std::move(command)), timeout_(timeout_seconds), space_(std::move(space)) {
   if (command_.find_first_not_of(" \t") == std::string::npos) throw InputError("--objective must not be empty");
   if (!(timeout_ >= 0.0) || !std::isfinite(timeout_))
     throw InputError("--eval-timeout must be a number of seconds >= 0 (0: no limit)");
@@ -142,6 +153,8 @@ Evaluation ExternalObjective::operator()(const Trial& trial) const {
   if (stop_requested()) return Evaluation::stopped();
   const std::string cmd = substitute(command_, trial);
   nlohmann::json payload = {{"trial", trial.id}, {"x", std::vector<double>(trial.x.data(), trial.x.data() + trial.x.size())}};
+  if (space_)
+    if (nlohmann::json named = space_->named(trial.x); !named.is_null()) payload["params"] = std::move(named);
   const std::string input = payload.dump() + "\n";
 
   int pipes[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};  // stdin, stdout, stderr of the child

@@ -12,6 +12,7 @@
 
 #include "kbo/acquisition/registry.hpp"
 #include "kbo/core/error.hpp"
+#include "kbo/core/params.hpp"
 #include "kbo/strategy/registry.hpp"
 #include "kbo/storage/storage.hpp"
 #include "kbo/study/study.hpp"
@@ -138,7 +139,36 @@ std::vector<OptionSpec> build_table() {
   t.back().path = PathKind::Command;
   add("bounds", K::String, kWhat, "", "lo:hi,lo:hi,... (one per coordinate; per element coordinate for space set)",
       [](StudyOptions& o, const nlohmann::json& v) { o.bounds = bounds_text(v); });
-  add("space", K::String, kWhat, "", "box | set (default box)", [](StudyOptions& o, const nlohmann::json& v) {
+  add("param", K::String, kWhat, "",
+      "a named parameter (repeat the flag for several): NAME=float:LOW:HIGH[:log], NAME=int:LOW:HIGH[:log], "
+      "NAME=cat:A,B,C, NAME=fixed:VALUE; the objective then receives {\"trial\", \"params\": {NAME: value}, \"x\"} "
+      "(docs/spaces.md)",
+      [](StudyOptions& o, const nlohmann::json& v) {
+        // CLI: one flag per parameter (joined by newlines); config files: a string or a list of strings.
+        std::vector<std::string> items;
+        if (v.is_string()) {
+          std::stringstream ss(v.get<std::string>());
+          for (std::string line; std::getline(ss, line);)
+            if (!trim(line).empty()) items.push_back(line);
+        } else if (v.is_array()) {
+          for (const auto& item : v) {
+            if (!item.is_string()) throw InputError("param must be NAME=TYPE:... text or a list of such texts");
+            items.push_back(item.get<std::string>());
+          }
+        } else {
+          throw InputError("param must be NAME=TYPE:... text or a list of such texts");
+        }
+        for (const auto& item : items) o.params.push_back(to_json(parse_param(item)));
+      });
+  t.back().repeatable = true;
+  add("params", K::Json, kWhat, "",
+      "named parameters as JSON: a list of {\"name\", \"type\": float|int|categorical|fixed, \"low\", \"high\", "
+      "\"log\", \"choices\", \"value\"} (or NAME=TYPE:... texts), or an object {NAME: spec}; in a config file "
+      "[[params]] tables",
+      [](StudyOptions& o, const nlohmann::json& v) {
+        for (const auto& p : params_from_json(v)) o.params.push_back(to_json(p));
+      });
+  add("space", K::String, kWhat, "", "box | set (default box; --param/--params make a params space)", [](StudyOptions& o, const nlohmann::json& v) {
     o.space = text("space", v);
     if (o.space != "box" && o.space != "set")
       throw InputError("space: unknown value '" + o.space + "' (allowed: box, set)");
@@ -379,6 +409,7 @@ nlohmann::json resolve_space(const StudyOptions& o, std::optional<Problem>* prob
     throw InputError("problem and objective are mutually exclusive (a built-in problem or your command)");
   if (!o.problem.empty()) {
     if (!o.bounds.empty()) throw InputError("bounds are only for an objective (a problem has its own bounds)");
+    if (!o.params.empty()) throw InputError("param/params are only for an objective (a problem has its own bounds)");
     if (o.space != "box") throw InputError("space set needs an objective (built-in problems are boxes)");
     Problem p = make_problem(o.problem, o.dim);
     nlohmann::json space = box_space_json(p.bounds);
@@ -386,6 +417,12 @@ nlohmann::json resolve_space(const StudyOptions& o, std::optional<Problem>* prob
     return space;
   }
   if (o.dim != 0) throw InputError("dim is only for a problem (the dimension of an objective comes from its bounds)");
+  if (!o.params.empty()) {
+    if (!o.bounds.empty()) throw InputError("bounds and param/params are mutually exclusive (give one kind of space)");
+    if (o.space != "box" || o.set_size != 0 || o.element_dim != 0)
+      throw InputError("space set and param/params are mutually exclusive (a params space has named parameters)");
+    return ParamsSpace(params_from_json(o.params)).to_json();
+  }
   if (o.bounds.empty())
     throw InputError(o.objective.empty() ? "no objective: give --problem NAME, --objective CMD --bounds lo:hi,..., or --config FILE"
                                          : "--objective needs --bounds lo:hi,lo:hi,...");

@@ -68,6 +68,44 @@ Study Study::create_or_open(std::shared_ptr<Storage> storage, const StudyRecord&
   return Study(std::move(storage), std::move(stored));
 }
 
+Vec Study::point_from_json(const nlohmann::json& point) const {
+  if (point.is_object()) return space_->from_named(point);
+  if (!point.is_array()) throw InputError("a point is a list of numbers or an object {name: value} (got " + point.dump() + ")");
+  const int dim = space_->dim();
+  if (static_cast<int>(point.size()) != dim)
+    throw InputError("the point has " + std::to_string(point.size()) + " coordinates; the study's space has " +
+                     std::to_string(dim));
+  Vec x(dim);
+  for (int i = 0; i < dim; ++i) {
+    if (!point[i].is_number() || !std::isfinite(point[i].get<double>()))
+      throw InputError("coordinate " + std::to_string(i) + " of the point is not a finite number");
+    x[i] = point[i].get<double>();
+  }
+  if (!space_->bounds().contains(x))
+    throw InputError("the point " + point.dump() + " is outside the study's space (" + space_->describe() + ")");
+  Vec c = x;
+  space_->canonicalize(c);
+  if ((c - x).cwiseAbs().maxCoeff() > 1e-12)
+    throw InputError("the point " + point.dump() + " is not a value the space can take (" + space_->describe() +
+                     "); give it by name, e.g. {\"name\": value}");
+  return x;
+}
+
+Trial Study::enqueue(const Vec& x) {
+  if (x.size() != space_->dim()) throw InputError("enqueue: the point has the wrong dimension");
+  return storage_->ask(record_.name, [&](const std::vector<Trial>&) { return x; }, "");
+}
+
+Trial Study::add_evaluated(const Vec& x, double value, const std::vector<double>& constraints) {
+  if (x.size() != space_->dim()) throw InputError("tell: the point has the wrong dimension");
+  if (!std::isfinite(value)) throw InputError("the value of a told point must be a finite number");
+  for (double c : constraints)
+    if (!std::isfinite(c)) throw InputError("constraints must be finite numbers");
+  check_constraint_count(trials(), constraints);  // before anything is written
+  const Trial t = storage_->ask(record_.name, [&](const std::vector<Trial>&) { return x; }, worker_id("tell"));
+  return storage_->finish(record_.name, t.id, TrialState::Complete, value, "", Teller{"", true}, constraints);
+}
+
 void Study::set_budget(int budget) {
   if (budget < 0) throw InputError("the budget (number of trials) must be >= 0, got " + std::to_string(budget));
   if (record_.budget == budget) return;
@@ -161,6 +199,7 @@ Trial Study::suggest_and_reserve(Strategy& strategy, const std::string& worker,
     Mat X, pending, failed;
     Vec y;
     strategy_data(trials, record_.minimize, X, y, pending, failed, dim);
+    strategy.set_constraints(constraint_data(trials));
     Vec x = strategy.suggest(X, y, pending, failed, static_cast<int>(trials.size()));
     if (x.size() != dim || !x.allFinite())
       throw std::runtime_error("strategy " + strategy.name() + " returned an invalid point");
@@ -211,11 +250,39 @@ Trial Study::ask(Strategy& strategy, const std::string& worker, double lease_sec
   return t;
 }
 
-Trial Study::tell(int trial_id, double value, bool force) {
+Trial Study::tell(int trial_id, double value, bool force, const std::vector<double>& constraints) {
   if (!std::isfinite(value))
     throw InputError("value of trial " + std::to_string(trial_id) +
                      " must be a finite number (report a failure with --failed REASON instead)");
-  return storage_->finish(record_.name, trial_id, TrialState::Complete, value, "", Teller{"", force});
+  for (double c : constraints)
+    if (!std::isfinite(c)) throw InputError("constraints of trial " + std::to_string(trial_id) + " must be finite numbers");
+  check_constraint_count(trials(), constraints);
+  return storage_->finish(record_.name, trial_id, TrialState::Complete, value, "", Teller{"", force}, constraints);
+}
+
+Mat Study::constraint_data(const std::vector<Trial>& trials) {
+  std::size_t m = 0;
+  int n = 0;
+  for (const auto& t : trials)
+    if (t.state == TrialState::Complete) ++n, m = std::max(m, t.constraints.size());
+  Mat C = Mat::Zero(n, static_cast<Eigen::Index>(m));
+  int i = 0;
+  for (const auto& t : trials) {
+    if (t.state != TrialState::Complete) continue;
+    for (std::size_t j = 0; j < t.constraints.size() && j < m; ++j) C(i, static_cast<Eigen::Index>(j)) = t.constraints[j];
+    ++i;
+  }
+  return C;
+}
+
+void Study::check_constraint_count(const std::vector<Trial>& trials, const std::vector<double>& constraints) {
+  for (const auto& t : trials)
+    if (t.state == TrialState::Complete) {
+      if (t.constraints.size() == constraints.size()) return;
+      throw InputError("constraints: the objective returned " + std::to_string(constraints.size()) +
+                       " constraint value(s), but trial " + std::to_string(t.id) + " has " +
+                       std::to_string(t.constraints.size()) + " (every trial of a study needs the same number)");
+    }
 }
 
 Trial Study::fail(int trial_id, const std::string& reason, bool force) {
@@ -232,7 +299,7 @@ std::vector<Trial> Study::trials() const { return storage_->trials(record_.name)
 std::optional<Trial> Study::best_of(const std::vector<Trial>& trials, bool minimize) {
   std::optional<Trial> best;
   for (const auto& t : trials) {
-    if (t.state != TrialState::Complete) continue;
+    if (t.state != TrialState::Complete || !is_feasible(t)) continue;
     if (!best || (minimize ? *t.value < *best->value : *t.value > *best->value)) best = t;
   }
   return best;
@@ -255,15 +322,24 @@ nlohmann::json Study::to_json() const {
   const auto best = best_of(ts, record_.minimize);
   out["best_value"] = best ? nlohmann::json(*best->value) : nlohmann::json(nullptr);
   out["best_x"] = best ? vec_json(best->x) : nlohmann::json(nullptr);
+  const bool named = !space_->named(space_->bounds().lower).is_null();  // a params space: names and typed values
+  if (named) out["best_params"] = best ? space_->named(best->x) : nlohmann::json(nullptr);
   out["best_trial"] = best ? nlohmann::json(best->id) : nlohmann::json(nullptr);
   int counts[3] = {0, 0, 0};
+  bool has_constraints = false;
   nlohmann::json arr = nlohmann::json::array();
   for (const auto& t : ts) {
     counts[static_cast<int>(t.state)]++;
     nlohmann::json jt;
     jt["id"] = t.id;
     jt["x"] = vec_json(t.x);
+    if (named) jt["params"] = space_->named(t.x);
     jt["value"] = t.value ? nlohmann::json(*t.value) : nlohmann::json(nullptr);
+    if (!t.constraints.empty()) {
+      jt["constraints"] = t.constraints;
+      jt["feasible"] = is_feasible(t);
+      has_constraints = true;
+    }
     jt["state"] = to_string(t.state);
     if (t.state == TrialState::Failed) jt["reason"] = t.reason;
     if (t.state == TrialState::Pending) jt["phase"] = to_string(pending_phase(t));
@@ -274,6 +350,12 @@ nlohmann::json Study::to_json() const {
     if (t.state == TrialState::Pending && t.lease_until > 0.0) jt["lease_until"] = t.lease_until;
     if (t.retry_of >= 0) jt["retry_of"] = t.retry_of;
     arr.push_back(std::move(jt));
+  }
+  if (has_constraints) {
+    int feasible = 0;
+    for (const auto& t : ts) feasible += t.state == TrialState::Complete && is_feasible(t);
+    out["n_feasible"] = feasible;
+    if (feasible == 0) out["note"] = "no feasible trial yet: every complete trial violates a constraint (c_i > 0)";
   }
   out["n_trials"] = static_cast<int>(ts.size());
   out["n_complete"] = counts[static_cast<int>(TrialState::Complete)];
@@ -377,10 +459,21 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
     }
     // The heartbeat keeps beating until the result is stored: waiting for the write lock must not make
     // this trial look lost.
+    if (ev.value && std::isfinite(*ev.value)) {
+      // A constraint list whose length changes is a bug of the objective, not a property of the point:
+      // hand the trial back (nothing stored changes) and stop with an InputError.
+      try {
+        check_constraint_count(trials(), ev.constraints);
+      } catch (const InputError&) {
+        storage_->release(record_.name, trial->id, worker);
+        throw;
+      }
+    }
     Trial finished;
     try {
       finished = (ev.value && std::isfinite(*ev.value))
-                     ? storage_->finish(record_.name, trial->id, TrialState::Complete, *ev.value, "", Teller{worker})
+                     ? storage_->finish(record_.name, trial->id, TrialState::Complete, *ev.value, "", Teller{worker},
+                                        ev.constraints)
                      : storage_->finish(record_.name, trial->id, TrialState::Failed, std::nullopt,
                                         ev.value ? "non-finite value " + std::to_string(*ev.value)
                                                  : (ev.reason.empty() ? std::string("failed") : ev.reason),

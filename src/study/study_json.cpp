@@ -15,6 +15,13 @@ std::shared_ptr<const Space> space_from_json(const nlohmann::json& j) {
 std::string describe_space_json(const nlohmann::json& j) {
   std::ostringstream out;
   out << (j.is_object() ? j.value("type", "?") : "?");
+  if (j.is_object() && j.contains("params") && j["params"].is_array()) {
+    try {
+      return space_from_json(j)->describe();
+    } catch (const InputError&) {
+      return "params (unreadable: " + j["params"].dump() + ")";
+    }
+  }
   if (j.is_object() && j.contains("set_size")) out << " of " << j["set_size"] << " elements of dim " << j.value("element_dim", 0);
   if (j.is_object() && j.contains("lower") && j.contains("upper") && j["lower"].size() == j["upper"].size()) {
     out << " ";

@@ -31,10 +31,10 @@ class FlakyStorage : public MemoryStorage {
     return t;
   }
   Trial finish(const std::string& study, int id, TrialState state, std::optional<double> value,
-               const std::string& reason, const Teller& by) override {
+               const std::string& reason, const Teller& by, const std::vector<double>& constraints = {}) override {
     ++calls;
     if (fail > 0 && !commit_first) return lose(), Trial();
-    Trial t = MemoryStorage::finish(study, id, state, value, reason, by);
+    Trial t = MemoryStorage::finish(study, id, state, value, reason, by, constraints);
     if (fail > 0) lose();
     return t;
   }

@@ -72,6 +72,18 @@ class Space {
   virtual std::string describe() const = 0;
   /// The space kind's registered name ("box", "set", …; kbo/strategy/registry.hpp), as stored with a study.
   virtual std::string kind() const { return "box"; }
+
+  // ---- named, typed coordinates (params spaces, kbo/core/params.hpp); plain spaces have none ----
+  /// x → {"name": typed value, …}; null for spaces without names.
+  virtual nlohmann::json named(const Vec& /*x*/) const { return nullptr; }
+  /// Inverse of named(): InputError naming a missing, extra or out-of-range parameter (and for spaces
+  /// without names).
+  virtual Vec from_named(const nlohmann::json& values) const;
+  /// Per coordinate: true if canonicalize() rounds it to a discrete set (integers, categories). Empty ⇒
+  /// every coordinate is continuous. The acquisition optimiser searches such spaces as mixed spaces.
+  virtual std::vector<bool> discrete_coordinates() const { return {}; }
+  /// The canonical points one discrete step from the canonical x (an integer ±1, another category).
+  virtual std::vector<Vec> discrete_neighbours(const Vec& /*x*/) const { return {}; }
 };
 
 class BoxSpace : public Space {
@@ -99,6 +111,10 @@ class UnitCubeSpace : public Space {
   void canonicalize(Vec& u) const override;
   std::string describe() const override;
   std::string kind() const override { return original_->kind(); }
+  nlohmann::json named(const Vec& u) const override { return original_->named(from_unit(u)); }
+  Vec from_named(const nlohmann::json& values) const override;
+  std::vector<bool> discrete_coordinates() const override { return original_->discrete_coordinates(); }
+  std::vector<Vec> discrete_neighbours(const Vec& u) const override;
 
   Vec to_unit(const Vec& x) const { return original_->bounds().to_unit(x); }
   Vec from_unit(const Vec& u) const { return original_->bounds().from_unit(u); }

@@ -34,7 +34,7 @@ class SqliteStorage : public Storage {
   std::optional<Trial> claim_pending(const std::string& study, const TrialPredicate& claimable,
                                      const std::string& worker) override;
   Trial finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
-               const std::string& reason, const Teller& by) override;
+               const std::string& reason, const Teller& by, const std::vector<double>& constraints = {}) override;
   bool set_lease(const std::string& study, int trial_id, double lease_until) override;
   bool release(const std::string& study, int trial_id, const std::string& worker) override;
   bool heartbeat(const std::string& study, int trial_id, const std::string& worker) override;

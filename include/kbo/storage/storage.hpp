@@ -8,8 +8,8 @@
 //      worker, created_at, finished_at)
 //   2  + studies.budget, trials.heartbeat_at, trials.retry_of (workers, heartbeats, lost-worker retries)
 //   3  + trials.lease_until (leases of trials handed out by `kbo ask`)
-//   4, 5  reserved for parallel branches (issue 19: trials.constraints; issue 16: trials.info); here they
-//      only bump the version — renumbered when the branches are merged
+//   4  + trials.constraints (outcome constraints of a complete trial: JSON array text, NULL for none)
+//   5  reserved (issue 16: trials.info; until merged it only bumps the version)
 //   6  + model_state(study, state, updated_at): the last fitted model state (hyperparameters per kernel)
 // Opening migrates an older schema in place (one transaction); a schema newer than kSchemaVersion is
 // refused with an InputError asking for a newer kbo, so an old kbo never writes rows it does not understand.
@@ -63,8 +63,9 @@ class Storage {
   /// In one write transaction: a pending trial becomes complete (value set) or failed (reason set).
   /// InputError (check_finishable) if the trial does not exist, is not pending, or is running under a
   /// worker other than `by.worker` and not `by.force`.
+  /// `constraints` (complete trials only) are stored with the value (Trial::constraints).
   virtual Trial finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
-                       const std::string& reason, const Teller& by) = 0;
+                       const std::string& reason, const Teller& by, const std::vector<double>& constraints = {}) = 0;
 
   /// Sets lease_until of a pending trial (one handed out by `kbo ask`): after that Unix time reap_lost
   /// gives it up (kLeaseExpired) and re-offers its point. Returns false if the trial is not pending.

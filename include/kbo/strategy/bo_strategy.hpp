@@ -77,7 +77,9 @@ class BOStrategy : public Strategy {
   bool gp_standardizes() const;      // the GP standardises about the sample mean ("gls", "sample")
   Vec model_targets(const Vec& y) const;  // y as the GP sees it (warp, fixed-mean standardisation)
   GP new_model(KernelPtr kernel) const;
-  std::unique_ptr<Acquisition> make_acquisition(const GP& gp, const Vec& y, int n_observed) const;
+  std::unique_ptr<Acquisition> make_acquisition(const GP& gp, double incumbent, int n_observed) const;
+  // One GP per outcome constraint (on −c_j, standardised), refitted like gp_; returns the feasible rows.
+  std::vector<bool> fit_constraints(const Mat& U, int trial_index);
 
   StrategyConfig config_;
   BOModelOptions model_options_;
@@ -86,7 +88,8 @@ class BOStrategy : public Strategy {
   KernelPtr kernel_;            // prototype (initial hyperparameters)
   Mat design_;                  // initial design, unit cube, n_init x D
   std::optional<GP> gp_;        // fitted on real observations only (no fantasies)
-  std::optional<GP> gp_alt_;    // the other kernel's model (BOModelOptions::alt_kernel); swapped with gp_ when it wins
+  std::optional<GP> gp_alt_;
+  std::vector<std::optional<GP>> constraint_gps_;  // outcome constraints (kbo/acquisition/constraints.hpp)    // the other kernel's model (BOModelOptions::alt_kernel); swapped with gp_ when it wins
   KernelPtr alt_kernel_;        // prototype of the alternative kernel (nullptr ⇒ none competes)
   FantasyMode fantasy_ = FantasyMode::KrigingBeliever;
   const AcquisitionEntry* acquisition_ = nullptr;  // config.acquisition's registry entry

@@ -31,6 +31,9 @@ class Strategy {
   virtual Vec suggest(const Mat& X, const Vec& y, const Mat& pending, const Mat& /*failed*/, int trial_index) {
     return suggest(X, y, pending, trial_index);
   }
+  /// Outcome constraints of the completed trials (rows as suggest's X; feasible iff every entry <= 0), set
+  /// before each suggest by the study. Strategies that model data model them; others ignore them.
+  void set_constraints(Mat C) { constraints_ = std::move(C); }
   virtual std::string name() const = 0;
   /// The model state worth keeping across processes (e.g. the fitted hyperparameters per kernel), or null.
   /// Study stores it with the study whenever it changes, and hands the stored one to restore_model_state
@@ -41,6 +44,9 @@ class Strategy {
   virtual void restore_model_state(const nlohmann::json& /*state*/) {}
   /// Diagnostics of the last suggestion (fitted hyperparameters, β, schedule values…), for logs/JSON.
   virtual nlohmann::json last_info() const { return nlohmann::json::object(); }
+
+ protected:
+  Mat constraints_;  // n x m (m = 0: no constraints)
 };
 
 }  // namespace kbo

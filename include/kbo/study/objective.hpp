@@ -7,7 +7,8 @@
 namespace kbo {
 
 /// Runs `sh -c COMMAND` once per trial, in its own process group:
-/// - stdin receives one line of JSON {"trial": id, "x": [...]} and is then closed;
+/// - stdin receives one line of JSON {"trial": id, "x": [...]} and is then closed; on a space with named
+///   parameters (`space`, a params space) it also holds "params": {"name": typed value, ...};
 /// - "{x}" in COMMAND is replaced by the coordinates separated by spaces, "{trial}" by the id;
 /// - the last non-empty line the process printed on stdout before it exited is the value: a number, or a
 ///   JSON object {"value": number, ...}; stderr passes through to ours, and its last line is kept for the
@@ -20,13 +21,15 @@ namespace kbo {
 /// SIGKILL after 2 s) and gives Evaluation::stopped. Nothing is thrown for a misbehaving command.
 class ExternalObjective {
  public:
-  explicit ExternalObjective(std::string command, double timeout_seconds = 0.0);
+  explicit ExternalObjective(std::string command, double timeout_seconds = 0.0,
+                             std::shared_ptr<const Space> space = nullptr);
   Evaluation operator()(const Trial& trial) const;
   const std::string& command() const { return command_; }
 
  private:
   std::string command_;
   double timeout_;
+  std::shared_ptr<const Space> space_;  // names the parameters in the payload (nullptr: x only)
 };
 
 /// Parses one value line: surrounding whitespace ignored; the whole rest must be a number or a JSON object

@@ -28,6 +28,7 @@ struct StudyOptions {
   int dim = 0;                     // 0 ⇒ the problem's default
   std::string objective;           // shell command
   std::string bounds;              // "lo:hi,lo:hi,..."
+  nlohmann::json params = nlohmann::json::array();  // named parameters (kbo/core/params.hpp): a params space
   std::string space = "box";       // box | set
   int set_size = 0;                // m (set spaces)
   int element_dim = 0;             // d (set spaces; default: number of bounds entries)
@@ -46,7 +47,9 @@ struct StudyOptions {
   /// Options given explicitly (flag, config key, keyword), by name as in the table ("no-ard", "acq", …).
   std::set<std::string> given;
 
-  bool has_space_source() const { return !problem.empty() || !objective.empty() || !bounds.empty(); }
+  bool has_space_source() const {
+    return !problem.empty() || !objective.empty() || !bounds.empty() || !params.empty();
+  }
 };
 
 enum class OptionKind { Flag, Int, Double, String, Json };
@@ -76,6 +79,7 @@ struct OptionSpec {
   std::string help;
   std::function<void(StudyOptions&, const nlohmann::json& value)> apply;
   PathKind path = PathKind::None;  // in a config file: relative to its directory
+  bool repeatable = false;         // on the command line: may be given several times (values joined by '\n')
 };
 
 /// Every option, in help order.

@@ -35,10 +35,11 @@ struct Evaluation {
   std::string reason;
   bool cannot_run = false;
   bool interrupted = false;
-  static Evaluation ok(double v) { return {v, {}}; }
-  static Evaluation failed(std::string why) { return {std::nullopt, std::move(why)}; }
-  static Evaluation not_runnable(std::string why) { return {std::nullopt, std::move(why), true, false}; }
-  static Evaluation stopped() { return {std::nullopt, "interrupted", false, true}; }
+  std::vector<double> constraints;  // outcome constraints (feasible iff every c_i <= 0); empty: none
+  static Evaluation ok(double v) { return {v, {}, false, false, {}}; }
+  static Evaluation failed(std::string why) { return {std::nullopt, std::move(why), false, false, {}}; }
+  static Evaluation not_runnable(std::string why) { return {std::nullopt, std::move(why), true, false, {}}; }
+  static Evaluation stopped() { return {std::nullopt, "interrupted", false, true, {}}; }
 };
 
 /// Thrown by Study::work when the objective cannot be run (Evaluation::cannot_run; the trial is handed back,
@@ -109,19 +110,32 @@ class Study {
   Trial ask(Strategy& strategy, const std::string& worker, double lease_seconds = 0.0);
   /// Completes a pending trial with a finite value (in the study's direction); InputError otherwise, and
   /// for a trial running under a worker (PendingPhase::Running) unless `force`.
-  Trial tell(int trial_id, double value, bool force = false);
+  /// `constraints`: outcome constraints (feasible iff all <= 0); every complete trial of a study has the same
+  /// number of them (InputError naming both counts otherwise, nothing stored).
+  Trial tell(int trial_id, double value, bool force = false, const std::vector<double>& constraints = {});
   /// Marks a pending trial failed with a reason (same rules as tell).
   Trial fail(int trial_id, const std::string& reason, bool force = false);
   /// Gives up a pending trial by hand (failed kAbandoned: not counted, its point not re-offered); same rules
   /// as tell.
   Trial abandon(int trial_id, bool force = false);
 
+  // ---- warm starts ----
+  /// A point given by the user: {name: value} on a params space, [numbers] on any space (it must be in the
+  /// space's box and canonical, e.g. a set in its canonical order after canonicalize). InputError naming
+  /// the bad parameter or coordinate.
+  Vec point_from_json(const nlohmann::json& point) const;
+  /// Queues x to be evaluated next: a pending trial without owner (PendingPhase::Queued), which the next
+  /// `kbo optimize` / `kbo worker` / Study::optimize loop claims before asking the strategy.
+  Trial enqueue(const Vec& x);
+  /// Adds a point evaluated elsewhere: a new trial at x, completed with value (and constraints).
+  Trial add_evaluated(const Vec& x, double value, const std::vector<double>& constraints = {});
+
   /// Stores the study's budget (finished trials in all), as `kbo optimize` does, so that `kbo worker`
   /// processes on the study know when to stop. InputError if budget < 0.
   void set_budget(int budget);
 
   std::vector<Trial> trials() const;
-  /// Best complete trial in the study's direction (lowest id among ties).
+  /// Best complete FEASIBLE trial in the study's direction (lowest id among ties; is_feasible).
   std::optional<Trial> best() const;
   static std::optional<Trial> best_of(const std::vector<Trial>& trials, bool minimize);
 
@@ -162,6 +176,11 @@ class Study {
   /// is re-offered as a new pending trial.
   static void strategy_data(const std::vector<Trial>& trials, bool minimize, Mat& X, Vec& y, Mat& pending,
                             Mat& failed, int dim);
+  /// The constraint values of the completed trials, rows in the order of strategy_data's X (n x m; m = 0
+  /// for a study without constraints).
+  static Mat constraint_data(const std::vector<Trial>& trials);
+  /// InputError unless `constraints` has as many entries as the complete trials' (when there are any).
+  static void check_constraint_count(const std::vector<Trial>& trials, const std::vector<double>& constraints);
 
  private:
   Study(std::shared_ptr<Storage> storage, StudyRecord record);

@@ -3,6 +3,7 @@
 // (no model, no strategy): they persist these values and nothing else.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -34,7 +35,24 @@ struct Trial {
   double lease_until = 0.0;     // asked trials (`kbo ask --ask-timeout`): Unix time after which the trial is
                                 // given up (kLeaseExpired) and its point re-offered; 0 = no lease
   int retry_of = -1;            // >= 0: this trial re-offers the point of that trial, whose worker was lost
+  std::vector<double> constraints;  // outcome constraints of a complete trial (feasible iff all <= 0); empty: none
 };
+
+/// Whether a complete trial satisfies its outcome constraints (every c_i <= 0; true without constraints).
+inline bool is_feasible(const Trial& t) {
+  for (double c : t.constraints)
+    if (!(c <= 0.0)) return false;
+  return true;
+}
+
+/// Constraints ⇄ their stored text (a JSON array; "" for none). Throws std::runtime_error on bad text.
+inline std::string constraints_text(const std::vector<double>& c) {
+  return c.empty() ? std::string() : nlohmann::json(c).dump();
+}
+inline std::vector<double> constraints_from_text(const std::string& text) {
+  if (text.empty()) return {};
+  return nlohmann::json::parse(text).get<std::vector<double>>();
+}
 
 /// Reason of a trial whose worker stopped heart-beating (or died on this host) while it was pending.
 /// Such a trial does not count toward the budget: its point is re-offered as a new trial.

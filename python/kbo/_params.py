@@ -1,0 +1,94 @@
+"""Named, typed parameters: kbo.Float, kbo.Int, kbo.Categorical, kbo.Fixed.
+
+A dict {name: parameter} goes where bounds go (kbo.minimize(f, {"lr": kbo.Float(1e-5, 1e-1, log=True)}));
+the objective then receives a dict {name: value} with values in their types (float, int, the choice).
+The checks (low < high, log needs low > 0, a non-empty list of distinct choices) are the library's, so the
+messages match the CLI's `--param` and raise kbo.InputError.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Mapping, Sequence
+
+import numpy as np
+
+
+def _scalar(v: Any) -> Any:
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+class Param:
+    """Base class of the parameter types (use Float, Int, Categorical or Fixed)."""
+
+    def spec(self) -> Dict[str, Any]:
+        raise NotImplementedError
+
+
+class Float(Param):
+    """A real parameter in [low, high]; log=True searches it on a log scale (needs low > 0)."""
+
+    def __init__(self, low: float, high: float, log: bool = False):
+        self.low, self.high, self.log = _scalar(low), _scalar(high), bool(log)
+
+    def spec(self) -> Dict[str, Any]:
+        return {"type": "float", "low": self.low, "high": self.high, "log": self.log}
+
+    def __repr__(self) -> str:
+        return f"Float({self.low!r}, {self.high!r}{', log=True' if self.log else ''})"
+
+
+class Int(Param):
+    """An integer parameter in [low, high] (both included); log=True for a log scale (needs low >= 1)."""
+
+    def __init__(self, low: int, high: int, log: bool = False):
+        self.low, self.high, self.log = _scalar(low), _scalar(high), bool(log)
+
+    def spec(self) -> Dict[str, Any]:
+        return {"type": "int", "low": self.low, "high": self.high, "log": self.log}
+
+    def __repr__(self) -> str:
+        return f"Int({self.low!r}, {self.high!r}{', log=True' if self.log else ''})"
+
+
+class Categorical(Param):
+    """One of a list of choices (strings, numbers or booleans)."""
+
+    def __init__(self, choices: Sequence[Any]):
+        if isinstance(choices, (str, bytes)) or not hasattr(choices, "__iter__"):
+            raise ValueError(f"Categorical takes a list of choices (got {choices!r})")
+        self.choices = [_scalar(c) for c in choices]
+
+    def spec(self) -> Dict[str, Any]:
+        return {"type": "categorical", "choices": list(self.choices)}
+
+    def __repr__(self) -> str:
+        return f"Categorical({self.choices!r})"
+
+
+class Fixed(Param):
+    """A constant: passed to the objective, never searched."""
+
+    def __init__(self, value: Any):
+        self.value = _scalar(value)
+
+    def spec(self) -> Dict[str, Any]:
+        return {"type": "fixed", "value": self.value}
+
+    def __repr__(self) -> str:
+        return f"Fixed({self.value!r})"
+
+
+def params_spec(space: Mapping[str, Any]) -> Dict[str, Any]:
+    """{name: Param | spec dict | "float:0:1" text | [choices] | scalar} -> the library's {name: spec}."""
+    out: Dict[str, Any] = {}
+    for name, p in space.items():
+        if not isinstance(name, str):
+            raise ValueError(f"parameter names must be strings (got {name!r})")
+        if isinstance(p, Param):
+            out[name] = p.spec()
+        elif isinstance(p, (list, tuple)):
+            out[name] = [_scalar(c) for c in p]
+        else:
+            out[name] = _scalar(p)
+    return out

@@ -1,0 +1,1 @@
+"""Bridges from other optimisation libraries to kbo (kbo.integrations.optuna: KboSampler)."""

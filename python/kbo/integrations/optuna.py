@@ -1,0 +1,124 @@
+"""kbo's GP-BO as an Optuna sampler: an Optuna user tries kbo by changing one line.
+
+    import optuna, kbo.integrations.optuna
+    study = optuna.create_study(sampler=kbo.integrations.optuna.KboSampler())
+    study.optimize(objective, n_trials=40)
+
+Relative sampling: at every trial the search space shared by the completed trials (Optuna's intersection
+search space) becomes a kbo params space (FloatDistribution -> kbo.Float, IntDistribution -> kbo.Int,
+CategoricalDistribution -> kbo.Categorical over the choices' positions), the completed trials are told to
+an in-memory kbo study, the running ones are queued as pending (so parallel Optuna workers get different
+points), and kbo suggests the next point. Parameters outside that space, and every parameter during the
+first n_startup_trials trials, are sampled independently by `independent_sampler` (default Optuna's
+RandomSampler), as Optuna's own GP/TPE samplers fall back.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, Optional, Sequence
+
+import optuna
+from optuna.distributions import BaseDistribution, CategoricalDistribution, FloatDistribution, IntDistribution
+from optuna.samplers import BaseSampler, RandomSampler
+try:  # Optuna >= 3.2
+    from optuna.search_space import IntersectionSearchSpace
+except ImportError:  # Debian bookworm's Optuna 3.1
+    from optuna.samplers import IntersectionSearchSpace
+from optuna.trial import FrozenTrial, TrialState
+
+import kbo
+
+__all__ = ["KboSampler"]
+
+
+def _spec(dist: BaseDistribution) -> Any:
+    """A kbo parameter for an Optuna distribution (None: not representable, sampled independently)."""
+    if isinstance(dist, FloatDistribution):
+        if dist.step is not None:  # a grid low + k*step: an integer k
+            return kbo.Int(0, int(round((dist.high - dist.low) / dist.step)))
+        return kbo.Float(dist.low, dist.high, log=dist.log)
+    if isinstance(dist, IntDistribution):
+        if dist.step != 1:
+            return kbo.Int(0, (dist.high - dist.low) // dist.step)
+        return kbo.Int(dist.low, dist.high, log=dist.log)
+    if isinstance(dist, CategoricalDistribution):
+        return kbo.Categorical(list(range(len(dist.choices))))
+    return None
+
+
+def _to_kbo(dist: BaseDistribution, value: Any) -> Any:
+    if isinstance(dist, FloatDistribution) and dist.step is not None:
+        return int(round((value - dist.low) / dist.step))
+    if isinstance(dist, IntDistribution) and dist.step != 1:
+        return int((value - dist.low) // dist.step)
+    if isinstance(dist, CategoricalDistribution):
+        return dist.to_internal_repr(value)
+    return value
+
+
+def _from_kbo(dist: BaseDistribution, value: Any) -> Any:
+    if isinstance(dist, FloatDistribution):
+        v = dist.low + value * dist.step if dist.step is not None else float(value)
+        return min(max(v, dist.low), dist.high)
+    if isinstance(dist, IntDistribution):
+        return int(dist.low + value * dist.step) if dist.step != 1 else int(value)
+    if isinstance(dist, CategoricalDistribution):
+        return dist.to_external_repr(int(value))
+    return value
+
+
+class KboSampler(BaseSampler):
+    """An Optuna sampler running kbo's GP-BO (single objective).
+
+    KboSampler(seed=None, n_startup_trials=5, independent_sampler=None, **options): options are kbo's study
+    options (kernel, acq, beta, fit_restarts, ...; see kbo.minimize)."""
+
+    def __init__(self, seed: Optional[int] = None, n_startup_trials: int = 5,
+                 independent_sampler: Optional[BaseSampler] = None, **options: Any):
+        if n_startup_trials < 1:
+            raise ValueError("n_startup_trials must be >= 1")
+        self._seed = 0 if seed is None else int(seed)
+        self._n_startup = int(n_startup_trials)
+        self._independent = independent_sampler or RandomSampler(seed=seed)
+        self._search_space = IntersectionSearchSpace()
+        self._options = dict(options)
+
+    def reseed_rng(self) -> None:
+        self._independent.reseed_rng()
+
+    def infer_relative_search_space(self, study: optuna.Study, trial: FrozenTrial) -> Dict[str, BaseDistribution]:
+        space = {}
+        for name, dist in self._search_space.calculate(study).items():
+            if dist.single() or _spec(dist) is None:
+                continue
+            space[name] = dist
+        return space
+
+    def sample_relative(self, study: optuna.Study, trial: FrozenTrial,
+                        search_space: Dict[str, BaseDistribution]) -> Dict[str, Any]:
+        if not search_space:
+            return {}
+        if len(study.directions) != 1:
+            raise ValueError("KboSampler supports single-objective studies")
+        done = [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+                if all(n in t.params for n in search_space) and t.value is not None and math.isfinite(t.value)]
+        if len(done) < self._n_startup:
+            return {}
+        running = [t for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+                   if t.number != trial.number and all(n in t.params for n in search_space)]
+        names = sorted(search_space)
+        params = {n: _spec(search_space[n]) for n in names}
+        direction = "maximize" if study.direction == optuna.study.StudyDirection.MAXIMIZE else "minimize"
+        options = dict(self._options)
+        options.setdefault("seed", self._seed + trial.number)
+        s = kbo.Study(None, "optuna", params, direction=direction, init=1, **options)
+        for t in done:
+            s.tell({n: _to_kbo(search_space[n], t.params[n]) for n in names}, float(t.value))
+        for t in running:  # pending: the model fantasises them, so parallel workers spread out
+            s.enqueue({n: _to_kbo(search_space[n], t.params[n]) for n in names})
+        suggestion = s.params(s.ask())
+        return {n: _from_kbo(search_space[n], suggestion[n]) for n in names}
+
+    def sample_independent(self, study: optuna.Study, trial: FrozenTrial, param_name: str,
+                           param_distribution: BaseDistribution) -> Any:
+        return self._independent.sample_independent(study, trial, param_name, param_distribution)
