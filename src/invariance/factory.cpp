@@ -52,6 +52,8 @@ KernelPtr make_invariant_kernel(KernelPtr base, const std::string& invariance, I
   const InvariantOptions o = InvariantOptions::from_json(options);
   const bool quad_given = options.is_object() && options.contains("quadrature");
   const bool fit_on_base = o.fit == InvariantFit::Base;
+  if (mode == InvariantKernelType::Auto)
+    throw InputError("invariant_kernel auto is a choice between kernels made by the BO strategy; build max or average");
   if (mode == InvariantKernelType::Max) {
     if (o.normalize)
       throw InputError("invariant kernel option \"normalize\" applies to the average kernel only (k_max(x,x) is "

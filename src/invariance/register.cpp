@@ -51,7 +51,18 @@ void register_invariance_module() {
          for (const auto& name : group_families().names())
            list += (list.empty() ? "" : ", ") + name + (group_families().get(name).takes_argument ? ":K" : "");
          return list;
-       }()});
+       }(),
+       [](const StrategyConfig& c, const Space& space) {
+         // invariant_kernel auto: the max kernel competes with the plain kernel on the flat vector
+         // (make_model_kernels adds it).
+         std::vector<NamedKernel> out;
+         if (c.invariant_kernel != InvariantKernelType::Auto) return out;
+         check_widths(c, space);
+         KernelPtr base = model_kernels().get(c.kernel).make(space.dim(), false, 1.0 / 3.0, 1.0);
+         out.push_back({"max", make_invariant_kernel(std::move(base), c.invariance, InvariantKernelType::Max,
+                                                     Vec::Constant(space.dim(), 0.5), invariance_options(c))});
+         return out;
+       }});
   option_sections().add("invariance",
                         {[](const nlohmann::json& v, const StrategyConfig&, int) { InvariantOptions::from_json(v); },
                          [](const StrategyConfig& c) { return c.invariance != "none"; },
