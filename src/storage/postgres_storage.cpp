@@ -14,7 +14,7 @@ namespace kbo {
 
 namespace {
 
-// The current schema (version kSchemaVersion = 3); same tables and meaning as the SQLite schema.
+// The current schema (version kSchemaVersion = 5); same tables and meaning as the SQLite schema.
 // Points are JSON text (round-trip exact); values DOUBLE PRECISION, sent and read as 17-digit text.
 constexpr const char* kSchema = R"sql(
 CREATE TABLE studies(
@@ -38,8 +38,9 @@ CREATE TABLE trials(
   heartbeat_at DOUBLE PRECISION,
   retry_of INTEGER,
   lease_until DOUBLE PRECISION,
+  info TEXT,
   PRIMARY KEY(study_id, number));
-INSERT INTO kbo_meta(key, value) VALUES('schema_version', '3');
+INSERT INTO kbo_meta(key, value) VALUES('schema_version', '5');
 )sql";
 
 // kMigrations[v - 1] takes schema version v to v + 1 (version 1 = the SQLite v1 layout).
@@ -53,6 +54,14 @@ UPDATE kbo_meta SET value = '2' WHERE key = 'schema_version';
     R"sql(
 ALTER TABLE trials ADD COLUMN lease_until DOUBLE PRECISION;
 UPDATE kbo_meta SET value = '3' WHERE key = 'schema_version';
+)sql",
+    // Version 4 is reserved for trials.constraints (issue 19, merged separately): renumber at merge.
+    R"sql(
+UPDATE kbo_meta SET value = '4' WHERE key = 'schema_version';
+)sql",
+    R"sql(
+ALTER TABLE trials ADD COLUMN info TEXT;
+UPDATE kbo_meta SET value = '5' WHERE key = 'schema_version';
 )sql",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion - 1);
@@ -137,7 +146,7 @@ Result run(PGconn* conn, const std::string& url, const std::string& sql, const s
 }
 
 Trial trial_from_row(const Result& r, int row) {
-  // Columns: number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until
+  // Columns: number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, info
   Trial t;
   t.id = static_cast<int>(r.integer(row, 0));
   t.x = parse_x(r.text(row, 1));
@@ -150,11 +159,12 @@ Trial trial_from_row(const Result& r, int row) {
   t.heartbeat_at = r.null(row, 8) ? 0.0 : r.real(row, 8);
   t.retry_of = r.null(row, 9) ? -1 : static_cast<int>(r.integer(row, 9));
   t.lease_until = r.null(row, 10) ? 0.0 : r.real(row, 10);
+  if (!r.null(row, 11)) t.info = parse_trial_info(r.text(row, 11));
   return t;
 }
 
 constexpr const char* kTrialColumns =
-    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until";
+    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, info";
 
 void ignore_notice(void*, const char*) {}  // "relation already exists, skipping" and the like
 
@@ -411,6 +421,14 @@ bool PostgresStorage::set_lease(const std::string& study, int trial_id, double l
                        "UPDATE trials SET lease_until = $1 WHERE study_id = (SELECT id FROM studies WHERE name = $2) "
                        "AND number = $3 AND state = 'pending'",
                        {fmt_double(lease_until), study, std::to_string(trial_id)});
+  return r.affected() == 1;
+}
+
+bool PostgresStorage::set_info(const std::string& study, int trial_id, const nlohmann::json& info) {
+  std::lock_guard lock(mutex_);
+  if (PQstatus(conn_) != CONNECTION_OK) PQreset(conn_);
+  const Result r = run(conn_, url_, "UPDATE trials SET info = $1 WHERE study_id = (SELECT id FROM studies WHERE name = $2) AND number = $3",
+                       {info.dump(), study, std::to_string(trial_id)});
   return r.affected() == 1;
 }
 

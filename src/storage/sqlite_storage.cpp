@@ -15,7 +15,7 @@ namespace kbo {
 
 namespace {
 
-// The current schema (version kSchemaVersion = 3). Points are JSON arrays (nlohmann writes doubles
+// The current schema (version kSchemaVersion = 5). Points are JSON arrays (nlohmann writes doubles
 // with round-trip precision).
 constexpr const char* kSchema = R"sql(
 CREATE TABLE studies(
@@ -39,8 +39,9 @@ CREATE TABLE trials(
   heartbeat_at REAL,
   retry_of INTEGER,
   lease_until REAL,
+  info TEXT,
   PRIMARY KEY(study_id, number));
-INSERT INTO kbo_meta(key, value) VALUES('schema_version', '3');
+INSERT INTO kbo_meta(key, value) VALUES('schema_version', '5');
 )sql";
 
 // Migrations: kMigrations[v - 1] takes schema version v to v + 1.
@@ -54,6 +55,14 @@ UPDATE kbo_meta SET value = '2' WHERE key = 'schema_version';
     R"sql(
 ALTER TABLE trials ADD COLUMN lease_until REAL;
 UPDATE kbo_meta SET value = '3' WHERE key = 'schema_version';
+)sql",
+    // Version 4 is reserved for trials.constraints (issue 19, merged separately): renumber at merge.
+    R"sql(
+UPDATE kbo_meta SET value = '4' WHERE key = 'schema_version';
+)sql",
+    R"sql(
+ALTER TABLE trials ADD COLUMN info TEXT;
+UPDATE kbo_meta SET value = '5' WHERE key = 'schema_version';
 )sql",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion - 1);
@@ -307,7 +316,7 @@ std::int64_t SqliteStorage::study_id(const std::string& name) {
 namespace {
 
 constexpr const char* kTrialColumns =
-    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until";
+    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, info";
 
 Trial trial_from_row(const Stmt& q) {
   Trial t;
@@ -322,6 +331,7 @@ Trial trial_from_row(const Stmt& q) {
   t.heartbeat_at = q.is_null(8) ? 0.0 : q.real(8);
   t.retry_of = q.is_null(9) ? -1 : static_cast<int>(q.integer(9));
   t.lease_until = q.is_null(10) ? 0.0 : q.real(10);
+  if (!q.is_null(11)) t.info = parse_trial_info(q.text(11));
   return t;
 }
 
@@ -462,6 +472,13 @@ bool SqliteStorage::set_lease(const std::string& study, int trial_id, double lea
          "UPDATE trials SET lease_until = ?1 WHERE study_id = (SELECT id FROM studies WHERE name = ?2) "
          "AND number = ?3 AND state = 'pending'");
   u.bind(1, lease_until).bind(2, study).bind(3, trial_id);
+  u.run();
+  return sqlite3_changes(db_) == 1;
+}
+
+bool SqliteStorage::set_info(const std::string& study, int trial_id, const nlohmann::json& info) {
+  Stmt u(db_, path_, "UPDATE trials SET info = ?1 WHERE study_id = (SELECT id FROM studies WHERE name = ?2) AND number = ?3");
+  u.bind(1, info.dump()).bind(2, study).bind(3, trial_id);
   u.run();
   return sqlite3_changes(db_) == 1;
 }

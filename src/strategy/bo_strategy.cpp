@@ -221,7 +221,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     info_["theta"] = std::vector<double>(theta.data(), theta.data() + theta.size());
     info_["theta_names"] = gp_->hyperparameter_names();
     info_["kernel"] = gp_->kernel().describe();
-    if (!model_name_.empty()) info_["kernel_choice"] = model_name_;
+    if (!candidates_.empty()) info_["kernel_choice"] = model_name_;  // a structure chosen by evidence
     info_["fit_objective"] = objective;
     info_["acq_value"] = res.value;
     if (auto* ucb = dynamic_cast<const UpperConfidenceBound*>(acq.get())) info_["beta"] = ucb->beta();

@@ -202,7 +202,8 @@ std::vector<OptionSpec> build_table() {
         o.strategy.acq_optimizer.type = one_of<AcqOptimizerType>("acq_optimizer", v);
       });
   add("invariance", K::String, kStrategy, "invariance",
-      "group the objective is invariant under, acting about the box centre (0.5 on the unit cube of the bounds): none, " +
+      "group the objective is invariant under, acting about the box centre (0.5 on the unit cube of the bounds) or "
+      "about --options '{\"invariance\": {\"center\": [c1, ...]}}' (the space's coordinates): none, " +
           group_list() + " (default none; `kbo options` describes each)",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.invariance = text("invariance", v); });
   add("invariant-kernel", K::String, kStrategy, "invariant_kernel",

@@ -8,6 +8,8 @@
 //      worker, created_at, finished_at)
 //   2  + studies.budget, trials.heartbeat_at, trials.retry_of (workers, heartbeats, lost-worker retries)
 //   3  + trials.lease_until (leases of trials handed out by `kbo ask`)
+//   4  (reserved: trials.constraints, issue 19; this branch only bumps the version — renumber at merge)
+//   5  + trials.info (JSON object of model diagnostics at ask time, e.g. the kernel auto chose)
 // Opening migrates an older schema in place (one transaction); a schema newer than kSchemaVersion is
 // refused with an InputError asking for a newer kbo, so an old kbo never writes rows it does not understand.
 #include <functional>
@@ -22,7 +24,7 @@
 namespace kbo {
 
 /// The schema version this build writes (and the newest it can read).
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 5;
 
 /// Who records the result of a trial (Storage::finish): the worker running it, or someone else (`kbo tell`,
 /// worker ""). A trial running under a worker may be finished only by that worker, unless `force`.
@@ -65,6 +67,9 @@ class Storage {
   /// Sets lease_until of a pending trial (one handed out by `kbo ask`): after that Unix time reap_lost
   /// gives it up (kLeaseExpired) and re-offers its point. Returns false if the trial is not pending.
   virtual bool set_lease(const std::string& study, int trial_id, double lease_until) = 0;
+  /// Stores the model diagnostics of a trial (Trial::info, a JSON object), written right after its ask.
+  /// False if no such trial.
+  virtual bool set_info(const std::string& study, int trial_id, const nlohmann::json& info) = 0;
 
   /// One statement: if the trial is pending and owned by `worker`, it loses its owner, heartbeat and lease
   /// (PendingPhase::Queued): the next worker or run claims it, same id, same point. Returns whether it did.
@@ -132,6 +137,8 @@ std::string storage_url_forms();
 
 /// InputError for a stored schema newer than this build's kSchemaVersion (`url` names the storage).
 void check_schema_version(int stored, const std::string& url);
+/// A stored trials.info text as a JSON object (an empty object for anything else: diagnostics only).
+nlohmann::json parse_trial_info(const std::string& text);
 
 /// The rules of Storage::finish, shared by every backend: InputError unless `t` (the stored trial `trial_id`
 /// of `study`; nullopt if there is none, `n_trials` trials exist) is pending and, when it is running under a

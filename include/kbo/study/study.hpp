@@ -163,6 +163,8 @@ class Study {
 
  private:
   Study(std::shared_ptr<Storage> storage, StudyRecord record);
+  // Stores the model diagnostics of the suggestion just asked (the kernel the model chose) as t.info.
+  void record_trial_info(const Strategy& strategy, Trial& t);
   std::shared_ptr<Storage> storage_;
   StudyRecord record_;
   std::shared_ptr<const Space> space_;

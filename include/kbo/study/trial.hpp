@@ -34,6 +34,7 @@ struct Trial {
   double lease_until = 0.0;     // asked trials (`kbo ask --ask-timeout`): Unix time after which the trial is
                                 // given up (kLeaseExpired) and its point re-offered; 0 = no lease
   int retry_of = -1;            // >= 0: this trial re-offers the point of that trial, whose worker was lost
+  nlohmann::json info = nlohmann::json::object();  // model diagnostics at ask time, e.g. {"kernel": "set-max"}
 };
 
 /// Reason of a trial whose worker stopped heart-beating (or died on this host) while it was pending.
