@@ -213,7 +213,7 @@ std::vector<OptionSpec> build_table() {
         o.strategy.invariant_kernel = one_of<InvariantKernelType>("invariant_kernel", v);
       });
   add("set-kernel", K::String, kStrategy, "set_kernel",
-      "full | approx | normalized | normalized-approx | max | auto (default full; space set): mean-pair set "
+      "full | approx | normalized | normalized-approx | max | auto (default auto; space set): mean-pair set "
       "kernel exact/approximate, the same normalised to constant prior variance, max over element orderings, "
       "or auto = normalized, max and the plain ARD kernel on the sorted flat vector, the higher MAP objective "
       "models at every refit",
