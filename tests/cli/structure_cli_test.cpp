@@ -82,7 +82,8 @@ TEST(StructureCli, MeanPairSetKernelProposesDegenerateSets) {
                               dir);
   ASSERT_EQ(r.code, 0) << r.err;
   int degenerate_bo = 0;
-  for (const auto& t : r.json()["trials"])
+  const json j = r.json();
+  for (const auto& t : j["trials"])
     if (t["id"].get<int>() >= 5 && degenerate(t["x"].get<std::vector<double>>(), 1e-3)) ++degenerate_bo;
   EXPECT_GE(degenerate_bo, 3);
 }
