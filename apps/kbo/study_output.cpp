@@ -68,6 +68,7 @@ void print_rows(std::ostream& out, const nlohmann::json& s, const std::vector<nl
                   state_word(t).c_str(), fmt_value(t["value"]).c_str());
     out << line << fmt_point(s, t, "x", "params");
     if (t.contains("reason")) out << "  (" << t["reason"].get<std::string>() << ")";
+    if (t.contains("info") && t["info"].contains("kernel")) out << "  [" << t["info"]["kernel"].get<std::string>() << "]";
     out << "\n";
   }
 }

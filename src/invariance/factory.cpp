@@ -1,4 +1,5 @@
 // make_invariant_kernel: the one entry point the study's kernel factory calls.
+#include <cmath>
 #include <set>
 
 #include "kbo/invariance/kernels.hpp"
@@ -16,13 +17,13 @@ InvariantOptions InvariantOptions::from_json(const nlohmann::json& j) {
   InvariantOptions o;
   if (j.is_null()) return o;
   if (!j.is_object()) throw InputError("invariant kernel options must be a JSON object");
-  static const std::set<std::string> keys{"path",    "normalize",  "projection", "eig_threshold", "fit",
-                                          "quadrature", "radius", "max_factor", "matrices"};
+  static const std::set<std::string> keys{"path",       "normalize", "projection", "eig_threshold", "fit",
+                                          "quadrature", "radius",    "max_factor", "matrices",      "center"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!keys.count(it.key()))
       throw InputError("invariant kernel: unknown option '" + it.key() +
                        "'; allowed: path, normalize, projection, eig_threshold, fit, quadrature, radius, "
-                       "max_factor, matrices");
+                       "max_factor, matrices, center");
   try {
     if (j.contains("path")) o.path = parse_orbit_path(j["path"].get<std::string>());
     if (j.contains("normalize")) o.normalize = j["normalize"].get<bool>();
@@ -31,6 +32,15 @@ InvariantOptions InvariantOptions::from_json(const nlohmann::json& j) {
     if (j.contains("eig_threshold")) o.eig_threshold = j["eig_threshold"].get<double>();
     if (j.contains("fit")) o.fit = parse_enum<InvariantFit>("invariant kernel option \"fit\"", j["fit"].get<std::string>());
     if (j.contains("quadrature")) o.quadrature = j["quadrature"].get<int>();
+    if (j.contains("center")) {
+      // The centre the group acts about, in the space's own coordinates (make_invariant_kernel takes it
+      // in the kernel's; the invariance module's registration maps it to the unit cube).
+      if (!j["center"].is_array() || j["center"].empty())
+        throw InputError("invariant kernel option \"center\" must be an array of numbers (one per dimension)");
+      for (const auto& v : j["center"])
+        if (!v.is_number() || !std::isfinite(v.get<double>()))
+          throw InputError("invariant kernel option \"center\" must be an array of finite numbers");
+    }
   } catch (const nlohmann::json::exception& e) {
     throw InputError(std::string("invariant kernel options: wrong type: ") + e.what());
   }
@@ -52,6 +62,8 @@ KernelPtr make_invariant_kernel(KernelPtr base, const std::string& invariance, I
   const InvariantOptions o = InvariantOptions::from_json(options);
   const bool quad_given = options.is_object() && options.contains("quadrature");
   const bool fit_on_base = o.fit == InvariantFit::Base;
+  if (mode == InvariantKernelType::Auto)
+    throw InputError("invariant_kernel auto is a choice between kernels made by the BO strategy; build max or average");
   if (mode == InvariantKernelType::Max) {
     if (o.normalize)
       throw InputError("invariant kernel option \"normalize\" applies to the average kernel only (k_max(x,x) is "

@@ -1,4 +1,5 @@
 // PSD surrogate of the max kernel on the design set (docs/papers.md#invariance-psd-projection, paper eqs. 6–7).
+#include <cmath>
 #include <sstream>
 
 #include <Eigen/Eigenvalues>
@@ -123,29 +124,47 @@ std::vector<Mat> ProjectedKernel::gram_gradients(const Mat& X) const {
 }
 
 // ---------------------------------------------------------------- normalisation
-NormalizedKernel::NormalizedKernel(KernelPtr inner) : inner_(std::move(inner)) {
+NormalizedKernel::NormalizedKernel(KernelPtr inner, bool keep_variance) : inner_(std::move(inner)) {
   if (!inner_) throw InputError("normalized kernel: inner kernel is null");
+  if (keep_variance) {
+    const auto specs = inner_->param_specs();
+    for (std::size_t p = 0; p < specs.size() && variance_index_ < 0; ++p)
+      if (specs[p].role == ParamRole::Variance) variance_index_ = static_cast<int>(p);
+    if (variance_index_ < 0) throw InputError("normalized kernel: the inner kernel has no signal variance to keep");
+    label_ = "normalized-scaled";
+  }
+}
+
+double NormalizedKernel::scale() const {
+  return variance_index_ < 0 ? 1.0 : std::exp(inner_->log_params()[variance_index_]);
 }
 
 Mat NormalizedKernel::cross(const Mat& X, const Mat& Y) const {
   const Mat K = inner_->cross(X, Y);
   const Vec dx = inner_->diag(X).cwiseSqrt().cwiseInverse();
   const Vec dy = inner_->diag(Y).cwiseSqrt().cwiseInverse();
-  return dx.asDiagonal() * K * dy.asDiagonal();
+  return scale() * (dx.asDiagonal() * K * dy.asDiagonal());
 }
 
 std::vector<Mat> NormalizedKernel::gram_gradients(const Mat& X) const {
-  // k̄ = k/√(d_i d_j): ∂k̄ = ∂k/√(d_i d_j) − k̄/2 (∂d_i/d_i + ∂d_j/d_j), ∂d = diag(∂K).
+  // k̄ = k/√(d_i d_j): ∂k̄ = ∂k/√(d_i d_j) − k̄/2 (∂d_i/d_i + ∂d_j/d_j), ∂d = diag(∂K). With keep_variance the
+  // result is v·k̄: k̄ does not depend on the inner variance (it cancels), so ∂(v k̄)/∂log v = v k̄.
   const Mat K = inner_->gram(X);
   const Vec d = K.diagonal();
   const Vec is = d.cwiseSqrt().cwiseInverse();
   const Mat Kn = is.asDiagonal() * K * is.asDiagonal();
+  const double v = scale();
   auto g = inner_->gram_gradients(X);
-  for (auto& dK : g) {
+  for (std::size_t p = 0; p < g.size(); ++p) {
+    Mat& dK = g[p];
+    if (static_cast<int>(p) == variance_index_) {
+      dK = v * Kn;
+      continue;
+    }
     const Vec rel = dK.diagonal().cwiseQuotient(d);
     Mat out = is.asDiagonal() * dK * is.asDiagonal();
     out -= 0.5 * Kn.cwiseProduct(rel.replicate(1, X.rows()) + rel.transpose().replicate(X.rows(), 1));
-    dK = std::move(out);
+    dK = v * out;
   }
   return g;
 }
@@ -159,7 +178,7 @@ Mat NormalizedKernel::cross_grad_x(const Vec& x, const Mat& Y) const {
   const Vec gd = inner_->diag_grad_x(x);
   Mat out(x.size(), Y.rows());
   for (int j = 0; j < Y.rows(); ++j) out.col(j) = (G.col(j) - k[j] * gd / (2.0 * dx)) / std::sqrt(dx * dy[j]);
-  return out;
+  return scale() * out;
 }
 
 }  // namespace kbo

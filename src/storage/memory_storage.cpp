@@ -93,6 +93,14 @@ bool MemoryStorage::set_lease(const std::string& study, int trial_id, double lea
   return true;
 }
 
+bool MemoryStorage::set_info(const std::string& study, int trial_id, const nlohmann::json& info) {
+  std::lock_guard lock(mutex_);
+  auto& ts = entry(study).trials;
+  if (trial_id < 0 || trial_id >= static_cast<int>(ts.size())) return false;
+  ts[trial_id].info = info;
+  return true;
+}
+
 bool MemoryStorage::release(const std::string& study, int trial_id, const std::string& worker) {
   std::lock_guard lock(mutex_);
   auto& ts = entry(study).trials;

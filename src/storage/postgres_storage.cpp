@@ -39,6 +39,7 @@ CREATE TABLE trials(
   retry_of INTEGER,
   lease_until DOUBLE PRECISION,
   constraints TEXT,
+  info TEXT,
   PRIMARY KEY(study_id, number));
 CREATE TABLE model_state(
   study_id BIGINT PRIMARY KEY REFERENCES studies(id),
@@ -59,12 +60,14 @@ UPDATE kbo_meta SET value = '2' WHERE key = 'schema_version';
 ALTER TABLE trials ADD COLUMN lease_until DOUBLE PRECISION;
 UPDATE kbo_meta SET value = '3' WHERE key = 'schema_version';
 )sql",
-    // 4: outcome constraints (issue 19); 5: reserved for trials.info (issue 16), replaced at its merge.
+    // 4: outcome constraints (issue 19)
     R"sql(
 ALTER TABLE trials ADD COLUMN constraints TEXT;
 UPDATE kbo_meta SET value = '4' WHERE key = 'schema_version';
 )sql",
+    // 5: model diagnostics per trial (issue 16)
     R"sql(
+ALTER TABLE trials ADD COLUMN info TEXT;
 UPDATE kbo_meta SET value = '5' WHERE key = 'schema_version';
 )sql",
     R"sql(
@@ -157,7 +160,7 @@ Result run(PGconn* conn, const std::string& url, const std::string& sql, const s
 }
 
 Trial trial_from_row(const Result& r, int row) {
-  // Columns: number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until
+  // Columns: number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, info
   Trial t;
   t.id = static_cast<int>(r.integer(row, 0));
   t.x = parse_x(r.text(row, 1));
@@ -171,11 +174,12 @@ Trial trial_from_row(const Result& r, int row) {
   t.retry_of = r.null(row, 9) ? -1 : static_cast<int>(r.integer(row, 9));
   t.lease_until = r.null(row, 10) ? 0.0 : r.real(row, 10);
   if (!r.null(row, 11)) t.constraints = constraints_from_text(r.text(row, 11));
+  if (!r.null(row, 12)) t.info = parse_trial_info(r.text(row, 12));
   return t;
 }
 
 constexpr const char* kTrialColumns =
-    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints";
+    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints, info";
 
 void ignore_notice(void*, const char*) {}  // "relation already exists, skipping" and the like
 
@@ -434,6 +438,14 @@ bool PostgresStorage::set_lease(const std::string& study, int trial_id, double l
                        "UPDATE trials SET lease_until = $1 WHERE study_id = (SELECT id FROM studies WHERE name = $2) "
                        "AND number = $3 AND state = 'pending'",
                        {fmt_double(lease_until), study, std::to_string(trial_id)});
+  return r.affected() == 1;
+}
+
+bool PostgresStorage::set_info(const std::string& study, int trial_id, const nlohmann::json& info) {
+  std::lock_guard lock(mutex_);
+  if (PQstatus(conn_) != CONNECTION_OK) PQreset(conn_);
+  const Result r = run(conn_, url_, "UPDATE trials SET info = $1 WHERE study_id = (SELECT id FROM studies WHERE name = $2) AND number = $3",
+                       {info.dump(), study, std::to_string(trial_id)});
   return r.affected() == 1;
 }
 

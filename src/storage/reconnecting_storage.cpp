@@ -93,6 +93,10 @@ bool ReconnectingStorage::set_lease(const std::string& study, int trial_id, doub
   return retry([&](int) { return inner_->set_lease(study, trial_id, lease_until); });
 }
 
+bool ReconnectingStorage::set_info(const std::string& study, int trial_id, const nlohmann::json& info) {
+  return retry([&](int) { return inner_->set_info(study, trial_id, info); });  // idempotent
+}
+
 bool ReconnectingStorage::release(const std::string& study, int trial_id, const std::string& worker) {
   return retry([&](int) { return inner_->release(study, trial_id, worker); });
 }

@@ -40,6 +40,7 @@ CREATE TABLE trials(
   retry_of INTEGER,
   lease_until REAL,
   constraints TEXT,
+  info TEXT,
   PRIMARY KEY(study_id, number));
 CREATE TABLE model_state(
   study_id INTEGER PRIMARY KEY REFERENCES studies(id),
@@ -60,12 +61,14 @@ UPDATE kbo_meta SET value = '2' WHERE key = 'schema_version';
 ALTER TABLE trials ADD COLUMN lease_until REAL;
 UPDATE kbo_meta SET value = '3' WHERE key = 'schema_version';
 )sql",
-    // 4: outcome constraints (issue 19); 5: reserved for trials.info (issue 16), replaced at its merge.
+    // 4: outcome constraints (issue 19)
     R"sql(
 ALTER TABLE trials ADD COLUMN constraints TEXT;
 UPDATE kbo_meta SET value = '4' WHERE key = 'schema_version';
 )sql",
+    // 5: model diagnostics per trial (issue 16)
     R"sql(
+ALTER TABLE trials ADD COLUMN info TEXT;
 UPDATE kbo_meta SET value = '5' WHERE key = 'schema_version';
 )sql",
     R"sql(
@@ -327,7 +330,7 @@ std::int64_t SqliteStorage::study_id(const std::string& name) {
 namespace {
 
 constexpr const char* kTrialColumns =
-    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints";
+    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints, info";
 
 Trial trial_from_row(const Stmt& q) {
   Trial t;
@@ -343,6 +346,7 @@ Trial trial_from_row(const Stmt& q) {
   t.retry_of = q.is_null(9) ? -1 : static_cast<int>(q.integer(9));
   t.lease_until = q.is_null(10) ? 0.0 : q.real(10);
   if (!q.is_null(11)) t.constraints = constraints_from_text(q.text(11));
+  if (!q.is_null(12)) t.info = parse_trial_info(q.text(12));
   return t;
 }
 
@@ -485,6 +489,13 @@ bool SqliteStorage::set_lease(const std::string& study, int trial_id, double lea
          "UPDATE trials SET lease_until = ?1 WHERE study_id = (SELECT id FROM studies WHERE name = ?2) "
          "AND number = ?3 AND state = 'pending'");
   u.bind(1, lease_until).bind(2, study).bind(3, trial_id);
+  u.run();
+  return sqlite3_changes(db_) == 1;
+}
+
+bool SqliteStorage::set_info(const std::string& study, int trial_id, const nlohmann::json& info) {
+  Stmt u(db_, path_, "UPDATE trials SET info = ?1 WHERE study_id = (SELECT id FROM studies WHERE name = ?2) AND number = ?3");
+  u.bind(1, info.dump()).bind(2, study).bind(3, trial_id);
   u.run();
   return sqlite3_changes(db_) == 1;
 }

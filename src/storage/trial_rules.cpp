@@ -36,4 +36,9 @@ const char* given_up_reason(const Trial& t, double stale_after, double now, cons
   return t.lease_until > 0.0 && now > t.lease_until ? kLeaseExpired : nullptr;
 }
 
+nlohmann::json parse_trial_info(const std::string& text) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return j.is_object() ? j : nlohmann::json::object();
+}
+
 }  // namespace kbo

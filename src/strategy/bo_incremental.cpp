@@ -90,7 +90,9 @@ nlohmann::json BOStrategy::model_identity() const {
 }
 
 nlohmann::json BOStrategy::model_state() const {
-  if (!gp_ || refit_n_ == 0) return nullptr;
+  // Structure chosen among candidate kernels (set/invariant auto) swaps kernels between refits: such a
+  // state is not stored (every process refits its candidates itself).
+  if (!gp_ || refit_n_ == 0 || !candidates_.empty()) return nullptr;
   nlohmann::json theta = {{alt_leads_ ? "alt_kernel" : "kernel", theta_json(*gp_)}};
   if (gp_alt_) theta[alt_leads_ ? "kernel" : "alt_kernel"] = theta_json(*gp_alt_);
   return {{"model", model_identity()},

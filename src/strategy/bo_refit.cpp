@@ -196,8 +196,16 @@ std::vector<double> BOStrategy::refit(const std::vector<std::optional<GP>*>& mod
     const Vec theta = surrogates[m] ? as_held(*surrogates[m], results[m].theta) : results[m].theta;
     GP g(**models[m]);
     g.set_hyperparameters(theta);
-    *models[m] = std::move(g);
     best_objective[m] = results[m].value;
+    if (surrogates[m]) {
+      // The objective of the model itself at θ (not the surrogate's), so models can be compared.
+      double value = g.log_marginal_likelihood();
+      if (fits[m].map)
+        for (Eigen::Index p = 0; p < theta.size() && p < static_cast<Eigen::Index>(fits[m].priors.size()); ++p)
+          value += fits[m].priors[p].log_density(theta[p], nullptr);
+      best_objective[m] = value;
+    }
+    *models[m] = std::move(g);
   }
   return best_objective;
 }

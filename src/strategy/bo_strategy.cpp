@@ -60,6 +60,20 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
   design_ = unit_->sample(config_.n_init, config_.init_method, rng);
 }
 
+BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space, std::vector<NamedKernel> kernels)
+    : BOStrategy(std::move(config), std::move(space),
+                 kernels.empty() ? KernelPtr() : std::move(kernels.front().kernel)) {
+  if (kernels.empty()) return;
+  model_name_ = kernels.front().name;
+  for (std::size_t k = 1; k < kernels.size(); ++k) {
+    kernels[k].kernel = with_constant_mean(std::move(kernels[k].kernel), gls_mean_variance());
+    candidates_.push_back(std::move(kernels[k]));
+  }
+  gp_candidates_.resize(candidates_.size());
+  // With a choice of structure the smoothness alternative stays out: each candidate is one model.
+  if (!candidates_.empty()) alt_kernel_.reset();
+}
+
 double BOStrategy::gls_mean_variance() const {
   return model_options_.prior_mean == PriorMean::Gls ? model_options_.constant_mean_variance : 0.0;
 }
@@ -145,7 +159,30 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     } else {
       if (!gp_) gp_.emplace(new_model(kernel_->clone()));
       gp_->set_data(U, yt);  // warm start: keeps the previous fit's hyperparameters
-      if (alt_kernel_) {
+      if (!candidates_.empty()) {
+        // Structure by evidence: every candidate kernel's model is refitted (warm-started from its own
+        // previous fit) and the highest MAP objective models; the others stay as candidates.
+        std::vector<std::optional<GP>*> models{&gp_};
+        for (std::size_t k = 0; k < candidates_.size(); ++k) {
+          if (!gp_candidates_[k]) gp_candidates_[k].emplace(new_model(candidates_[k].kernel->clone()));
+          gp_candidates_[k]->set_data(U, yt);
+          models.push_back(&gp_candidates_[k]);
+        }
+        const std::vector<double> obj = refit(models, trial_index);
+        objective = obj[0];
+        nlohmann::json objectives = {{model_name_, obj[0]}};
+        std::size_t winner = 0;
+        for (std::size_t k = 0; k < candidates_.size(); ++k) {
+          objectives[candidates_[k].name] = obj[k + 1];
+          if (obj[k + 1] > objective) objective = obj[k + 1], winner = k + 1;
+        }
+        if (winner > 0) {
+          std::swap(gp_, gp_candidates_[winner - 1]);
+          std::swap(model_name_, candidates_[winner - 1].name);
+          std::swap(kernel_, candidates_[winner - 1].kernel);
+        }
+        info_["kernel_objectives"] = objectives;
+      } else if (alt_kernel_) {
         // Kernel smoothness by evidence: the alternative kernel's model is refitted too (warm-started from
         // its own previous fit) and the better MAP objective wins; the loser stays as the alternative.
         if (!gp_alt_) gp_alt_.emplace(new_model(alt_kernel_->clone()));
@@ -229,6 +266,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     info_["theta"] = std::vector<double>(theta.data(), theta.data() + theta.size());
     info_["theta_names"] = gp_->hyperparameter_names();
     info_["kernel"] = gp_->kernel().describe();
+    if (!candidates_.empty()) info_["kernel_choice"] = model_name_;  // a structure chosen by evidence
     info_["fit_objective"] = objective;
     info_["acq_value"] = res.value;
     if (auto* ucb = dynamic_cast<const UpperConfidenceBound*>(acq.get())) info_["beta"] = ucb->beta();

@@ -48,7 +48,7 @@ KernelPtr make_model_kernel(const StrategyConfig& config, const Space& space) {
       throw InputError("invariance applies to box spaces; a " + space.kind() + " space has its own kernel");
     return kind.model_kernel(config, space);
   }
-  if (config.set_kernel != SetKernelType::Full || config.set_L != 0)
+  if (config.set_kernel != StrategyConfig{}.set_kernel || config.set_L != 0)
     throw InputError("set_kernel/set_L need a set space (--space set)");
   // Lengthscale 1/3 on the unit cube: the mode of the default Gamma(3, 6) lengthscale prior.
   // Structured (invariant) kernels use an isotropic base: the exact orbit fast paths need it (an ARD
@@ -57,6 +57,30 @@ KernelPtr make_model_kernel(const StrategyConfig& config, const Space& space) {
   KernelPtr base = model_kernels().get(config.kernel).make(space.dim(), structured ? false : config.ard, 1.0 / 3.0, 1.0);
   if (!structured) return base;
   return kernel_structures().get("invariance").wrap(std::move(base), config, space);
+}
+
+std::string model_kernel_name(const StrategyConfig& config, const Space& space) {
+  if (space.kind() == "set") return "set-" + enum_name(config.set_kernel);
+  if (config.invariance != "none") return enum_name(config.invariant_kernel);
+  return "flat";
+}
+
+std::vector<NamedKernel> make_model_kernels(const StrategyConfig& config, const Space& space) {
+  const SpaceKindEntry& kind = space_kinds().get(space.kind());
+  std::vector<NamedKernel> out;
+  if (kind.model_candidates) {
+    out = kind.model_candidates(config, space);
+  } else if (!kind.model_kernel && config.invariance != "none") {
+    const KernelStructureEntry& structure = kernel_structures().get("invariance");
+    if (structure.candidates) out = structure.candidates(config, space);
+  }
+  if (out.empty()) {
+    out.push_back({model_kernel_name(config, space), make_model_kernel(config, space)});
+    return out;
+  }
+  // Structure chosen by evidence: the plain kernel on the flat vector competes with the structured ones.
+  out.push_back({"flat", model_kernels().get(config.kernel).make(space.dim(), config.ard, 1.0 / 3.0, 1.0)});
+  return out;
 }
 
 std::unique_ptr<Strategy> make_strategy(const StrategyConfig& config, std::shared_ptr<const Space> space) {
@@ -84,8 +108,8 @@ void register_builtin_strategies() {
 
   strategies().add("gpucb",
                    {[](const StrategyConfig& c, std::shared_ptr<const Space> space) -> std::unique_ptr<Strategy> {
-                      KernelPtr kernel = make_model_kernel(c, *space);
-                      return std::make_unique<BOStrategy>(c, std::move(space), std::move(kernel));
+                      std::vector<NamedKernel> kernels = make_model_kernels(c, *space);
+                      return std::make_unique<BOStrategy>(c, std::move(space), std::move(kernels));
                     },
                     {"kernel", "ard", "acquisition", "beta_schedule", "beta", "n_init", "init_method", "fit_restarts",
                      "map", "fixed_noise", "acq_optimizer", "invariance", "invariant_kernel", "set_kernel", "set_L",

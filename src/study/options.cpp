@@ -240,14 +240,21 @@ std::vector<OptionSpec> build_table() {
         o.strategy.acq_optimizer.type = one_of<AcqOptimizerType>("acq_optimizer", v);
       });
   add("invariance", K::String, kStrategy, "invariance",
-      "group the objective is invariant under, acting about the box centre (0.5 on the unit cube of the bounds): none, " +
+      "group the objective is invariant under, acting about the box centre (0.5 on the unit cube of the bounds) or "
+      "about --options '{\"invariance\": {\"center\": [c1, ...]}}' (the space's coordinates): none, " +
           group_list() + " (default none; `kbo options` describes each)",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.invariance = text("invariance", v); });
-  add("invariant-kernel", K::String, kStrategy, "invariant_kernel", "max | average (default max; with invariance)",
+  add("invariant-kernel", K::String, kStrategy, "invariant_kernel",
+      "max | average | auto (default max; with invariance): auto fits the max kernel and the plain ARD kernel on "
+      "the flat vector at every refit and models with the higher MAP objective",
       [](StudyOptions& o, const nlohmann::json& v) {
         o.strategy.invariant_kernel = one_of<InvariantKernelType>("invariant_kernel", v);
       });
-  add("set-kernel", K::String, kStrategy, "set_kernel", "full | approx (default full; space set)",
+  add("set-kernel", K::String, kStrategy, "set_kernel",
+      "full | approx | normalized | normalized-approx | max | auto (default auto; space set): mean-pair set "
+      "kernel exact/approximate, the same normalised to constant prior variance, max over element orderings, "
+      "or auto = normalized, max and the plain ARD kernel on the sorted flat vector, the higher MAP objective "
+      "models at every refit",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.set_kernel = one_of<SetKernelType>("set_kernel", v); });
   add("set-L", K::Int, kStrategy, "set_L", "subset size L of the approximate set kernel (0 = m)",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.set_L = static_cast<int>(int_in("set_L", v, 0, 1000000)); });

@@ -238,10 +238,22 @@ Trial Study::suggest_and_reserve(Strategy& strategy, const std::string& worker,
   }
 }
 
+void Study::record_trial_info(const Strategy& strategy, Trial& t) {
+  // A compact subset of the strategy's last_info(): which kernel modelled (when the model chooses one).
+  const nlohmann::json info = strategy.last_info();
+  nlohmann::json kept = nlohmann::json::object();
+  if (info.contains("kernel_choice")) kept["kernel"] = info["kernel_choice"];
+  if (info.contains("kernel_objectives")) kept["kernel_objectives"] = info["kernel_objectives"];
+  if (kept.empty()) return;
+  storage_->set_info(record_.name, t.id, kept);
+  t.info = std::move(kept);
+}
+
 Trial Study::ask(Strategy& strategy, const std::string& worker, double lease_seconds) {
   if (!(lease_seconds >= 0.0) || !std::isfinite(lease_seconds))
     throw InputError("the ask lease must be a finite number of seconds >= 0 (0: no lease)");
   Trial t = suggest_and_reserve(strategy, worker, {});
+  record_trial_info(strategy, t);
   // A second statement: a crash in between leaves a trial without a lease, as asked trials were before.
   if (lease_seconds > 0.0) {
     t.lease_until = t.created_at + lease_seconds;
@@ -349,6 +361,7 @@ nlohmann::json Study::to_json() const {
     if (t.state == TrialState::Pending && t.heartbeat_at > 0.0) jt["heartbeat_at"] = t.heartbeat_at;
     if (t.state == TrialState::Pending && t.lease_until > 0.0) jt["lease_until"] = t.lease_until;
     if (t.retry_of >= 0) jt["retry_of"] = t.retry_of;
+    if (!t.info.empty()) jt["info"] = t.info;
     arr.push_back(std::move(jt));
   }
   if (has_constraints) {
@@ -427,6 +440,7 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
         trial = suggest_and_reserve(strategy, worker, [&](const std::vector<Trial>& trials) {
           return budget && tally(trials).counted >= *budget;
         });
+        record_trial_info(strategy, *trial);
       } catch (const BudgetTaken&) {
         // Every trial of the budget is finished or running elsewhere. Wait while some running trial may
         // still be lost (and re-offered); stop when all are finished or none can come back to us.

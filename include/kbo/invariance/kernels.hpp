@@ -165,25 +165,33 @@ class AveragedKernel : public Kernel, public FitSurrogateProvider {
 
 /// k(x, y)/sqrt(k(x, x) k(y, y)): unit prior variance everywhere (docs/papers.md#invariance-fixed-point-artifact:
 /// the unnormalised averaged kernel has its full prior variance only at fixed points of the group).
+/// With keep_variance, the result is multiplied by the inner kernel's signal variance v (its first
+/// Variance-role parameter): v·k(x, y)/sqrt(k(x, x) k(y, y)), prior variance v everywhere, so the fit keeps
+/// an output scale (used by the normalised set kernels; the inner variance otherwise cancels).
 class NormalizedKernel : public Kernel, public FitSurrogateProvider {
  public:
-  explicit NormalizedKernel(KernelPtr inner);
-  NormalizedKernel(const NormalizedKernel& o) : inner_(o.inner_->clone()) {}
+  explicit NormalizedKernel(KernelPtr inner, bool keep_variance = false);
+  NormalizedKernel(const NormalizedKernel& o)
+      : inner_(o.inner_->clone()), variance_index_(o.variance_index_), label_(o.label_) {}
   std::unique_ptr<Kernel> clone() const override { return std::make_unique<NormalizedKernel>(*this); }
-  std::string describe() const override { return "normalized(" + inner_->describe() + ")"; }
+  std::string describe() const override { return label_ + "(" + inner_->describe() + ")"; }
   Vec log_params() const override { return inner_->log_params(); }
   void set_log_params(const Vec& p) override { inner_->set_log_params(p); }
   std::vector<std::string> param_names() const override { return inner_->param_names(); }
   std::vector<ParamSpec> param_specs() const override { return inner_->param_specs(); }
   Mat cross(const Mat& X, const Mat& Y) const override;
-  Vec diag(const Mat& X) const override { return Vec::Ones(X.rows()); }
+  Vec diag(const Mat& X) const override { return Vec::Constant(X.rows(), scale()); }
   std::vector<Mat> gram_gradients(const Mat& X) const override;
   Mat cross_grad_x(const Vec& x, const Mat& Y) const override;
   void condition_on(const Mat& X) override { inner_->condition_on(X); }
+  bool depends_on_training_data() const override { return inner_->depends_on_training_data(); }
   const Kernel* fit_surrogate() const override { return kbo::fit_surrogate(*inner_); }
   const Kernel& inner() const { return *inner_; }
  private:
+  double scale() const;  // v with keep_variance, else 1
   KernelPtr inner_;
+  int variance_index_ = -1;  // the inner's variance parameter (keep_variance), else −1
+  std::string label_ = "normalized";
 };
 
 /// PSD surrogate of the max kernel on the design set D (docs/papers.md#invariance-psd-projection):

@@ -41,6 +41,7 @@ class ReconnectingStorage : public Storage {
   Trial finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
                const std::string& reason, const Teller& by, const std::vector<double>& constraints = {}) override;
   bool set_lease(const std::string& study, int trial_id, double lease_until) override;
+  bool set_info(const std::string& study, int trial_id, const nlohmann::json& info) override;
   bool release(const std::string& study, int trial_id, const std::string& worker) override;
   bool heartbeat(const std::string& study, int trial_id, const std::string& worker) override;
   std::vector<Trial> reap_lost(const std::string& study, double stale_after, double now,

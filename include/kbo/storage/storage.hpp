@@ -9,7 +9,7 @@
 //   2  + studies.budget, trials.heartbeat_at, trials.retry_of (workers, heartbeats, lost-worker retries)
 //   3  + trials.lease_until (leases of trials handed out by `kbo ask`)
 //   4  + trials.constraints (outcome constraints of a complete trial: JSON array text, NULL for none)
-//   5  reserved (issue 16: trials.info; until merged it only bumps the version)
+//   5  + trials.info (JSON object of model diagnostics at ask time, e.g. the kernel auto chose)
 //   6  + model_state(study, state, updated_at): the last fitted model state (hyperparameters per kernel)
 // Opening migrates an older schema in place (one transaction); a schema newer than kSchemaVersion is
 // refused with an InputError asking for a newer kbo, so an old kbo never writes rows it does not understand.
@@ -70,6 +70,9 @@ class Storage {
   /// Sets lease_until of a pending trial (one handed out by `kbo ask`): after that Unix time reap_lost
   /// gives it up (kLeaseExpired) and re-offers its point. Returns false if the trial is not pending.
   virtual bool set_lease(const std::string& study, int trial_id, double lease_until) = 0;
+  /// Stores the model diagnostics of a trial (Trial::info, a JSON object), written right after its ask.
+  /// False if no such trial.
+  virtual bool set_info(const std::string& study, int trial_id, const nlohmann::json& info) = 0;
 
   /// One statement: if the trial is pending and owned by `worker`, it loses its owner, heartbeat and lease
   /// (PendingPhase::Queued): the next worker or run claims it, same id, same point. Returns whether it did.
@@ -143,6 +146,8 @@ std::string storage_url_forms();
 
 /// InputError for a stored schema newer than this build's kSchemaVersion (`url` names the storage).
 void check_schema_version(int stored, const std::string& url);
+/// A stored trials.info text as a JSON object (an empty object for anything else: diagnostics only).
+nlohmann::json parse_trial_info(const std::string& text);
 
 /// The rules of Storage::finish, shared by every backend: InputError unless `t` (the stored trial `trial_id`
 /// of `study`; nullopt if there is none, `n_trials` trials exist) is pending and, when it is running under a

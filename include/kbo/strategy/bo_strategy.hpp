@@ -10,6 +10,7 @@
 #include "kbo/core/space.hpp"   // UnitCubeSpace
 #include "kbo/model/hmc.hpp"
 #include "kbo/strategy/bo_model_options.hpp"
+#include "kbo/strategy/registry.hpp"  // NamedKernel
 #include "kbo/strategy/strategy.hpp"
 
 namespace kbo {
@@ -44,6 +45,10 @@ class BOStrategy : public Strategy {
  public:
   /// kernel: the model's kernel on unit-cube inputs (nullptr ⇒ built from config.kernel/ard).
   BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space, KernelPtr kernel = nullptr);
+  /// kernels: the model's candidate kernels (make_model_kernels): with more than one, each is refitted
+  /// at every suggestion and the one of highest MAP objective (LML + log prior of its own θ) models;
+  /// last_info()["kernel_choice"] names it.
+  BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space, std::vector<NamedKernel> kernels);
   Vec suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) override;
   Vec suggest(const Mat& X, const Vec& y, const Mat& pending, const Mat& failed, int trial_index) override;
   std::string name() const override;
@@ -91,6 +96,9 @@ class BOStrategy : public Strategy {
   std::optional<GP> gp_alt_;
   std::vector<std::optional<GP>> constraint_gps_;  // outcome constraints (kbo/acquisition/constraints.hpp)    // the other kernel's model (BOModelOptions::alt_kernel); swapped with gp_ when it wins
   KernelPtr alt_kernel_;        // prototype of the alternative kernel (nullptr ⇒ none competes)
+  std::string model_name_;      // name of gp_'s kernel (NamedKernel::name)
+  std::vector<NamedKernel> candidates_;          // the other candidate kernels (prototypes; auto structure)
+  std::vector<std::optional<GP>> gp_candidates_;  // their models, refitted beside gp_; swapped with it when one wins
   FantasyMode fantasy_ = FantasyMode::KrigingBeliever;
   const AcquisitionEntry* acquisition_ = nullptr;  // config.acquisition's registry entry
   double rkhs_bound_ = 1.0;     // module_options.rkhs_bound (Chowdhury β)

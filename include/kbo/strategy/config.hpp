@@ -17,20 +17,33 @@
 
 namespace kbo {
 
-/// How an invariant kernel combines the base kernel over a group's orbits (invariance module).
-enum class InvariantKernelType { Max, Average };
-/// Exact set kernel or the approximate one of Kim et al. (sets module).
-enum class SetKernelType { Full, Approx };
+/// How an invariant kernel combines the base kernel over a group's orbits (invariance module); Auto fits
+/// the max kernel and the plain ARD kernel on the flat vector at every refit and models with the one of
+/// higher MAP objective (docs/bench/structure.md).
+enum class InvariantKernelType { Max, Average, Auto };
+/// The kernel of a set space (sets module): the mean-pair set kernel of Kim et al., exact or approximate;
+/// the same normalised to unit correlation k(X,Y)/√(k(X,X)k(Y,Y)) (times the signal variance), exact or
+/// approximate; the max over element permutations (block-permutation max kernel of the invariance
+/// module); or Auto: the normalised and max kernels and the plain ARD kernel on the flat (sorted) vector,
+/// fitted at every refit, the highest MAP objective models (docs/bench/structure.md).
+enum class SetKernelType { Full, Approx, Normalized, NormalizedApprox, Max, Auto };
 
 template <>
 struct EnumNames<InvariantKernelType> {
-  static constexpr std::array<std::pair<InvariantKernelType, const char*>, 2> table{
-      {{InvariantKernelType::Max, "max"}, {InvariantKernelType::Average, "average"}}};
+  static constexpr std::array<std::pair<InvariantKernelType, const char*>, 3> table{
+      {{InvariantKernelType::Max, "max"}, {InvariantKernelType::Average, "average"}, {InvariantKernelType::Auto, "auto"}}};
 };
 template <>
 struct EnumNames<SetKernelType> {
-  static constexpr std::array<std::pair<SetKernelType, const char*>, 2> table{
-      {{SetKernelType::Full, "full"}, {SetKernelType::Approx, "approx"}}};
+  static constexpr std::array<std::pair<SetKernelType, const char*>, 6> table{
+      {{SetKernelType::Full, "full"},
+       {SetKernelType::Approx, "approx"},
+       {SetKernelType::Normalized, "normalized"},
+       {SetKernelType::NormalizedApprox, "normalized-approx"},
+       {SetKernelType::Max, "max"},
+       {SetKernelType::Auto, "auto"}}};
+  static constexpr std::array<std::pair<SetKernelType, const char*>, 2> aliases{
+      {{SetKernelType::Normalized, "normalised"}, {SetKernelType::NormalizedApprox, "normalised-approx"}}};
 };
 
 // X(type, name, default): the stored JSON key is the name. Names of registered things (strategy, kernel,
@@ -50,7 +63,7 @@ struct EnumNames<SetKernelType> {
   X(AcqOptimizerOptions, acq_optimizer, {})                                                                   \
   X(std::string, invariance, "none")             /* group spec (invariance module), e.g. perm, blocks:4  */ \
   X(InvariantKernelType, invariant_kernel, InvariantKernelType::Max)                                          \
-  X(SetKernelType, set_kernel, SetKernelType::Full)                                                           \
+  X(SetKernelType, set_kernel, SetKernelType::Auto)                                                           \
   X(int, set_L, 0)                               /* approx set kernel subset size (0 ⇒ m)                */ \
   X(FantasyMode, fantasy, FantasyMode::KrigingBeliever) /* what pending trials contribute, fantasy.hpp   */ \
   X(nlohmann::json, module_options, nlohmann::json::object()) /* sections: bo, agpucb, invariance, …     */ \

@@ -35,6 +35,13 @@ struct KernelEntry {
 };
 Registry<KernelEntry>& model_kernels();
 
+/// A model kernel with the name a trial reports when the model chose it ("flat", "set-normalized", …).
+struct NamedKernel {
+  std::string name;
+  KernelPtr kernel;
+};
+using KernelCandidates = std::function<std::vector<NamedKernel>(const StrategyConfig&, const Space&)>;
+
 /// What a space's "type" means: how a stored space is rebuilt, and how the model kernel is built on it.
 struct SpaceKindEntry {
   std::function<std::shared_ptr<const Space>(const nlohmann::json&)> from_json;
@@ -43,6 +50,9 @@ struct SpaceKindEntry {
   /// StrategyConfig keys only meaningful on this kind of space (e.g. set_kernel for sets).
   std::vector<std::string> honours;
   std::string help;
+  /// The kernels the model chooses between at every refit when config asks for it (set_kernel auto), or
+  /// empty; nullptr ⇒ never more than model_kernel.
+  KernelCandidates model_candidates = nullptr;
 };
 Registry<SpaceKindEntry>& space_kinds();
 
@@ -55,6 +65,9 @@ struct KernelStructureEntry {
   /// StrategyConfig keys used only with this structure (e.g. invariant_kernel).
   std::vector<std::string> honours;
   std::string help;
+  /// The structured kernels the model chooses between (with the plain kernel) when config asks for it
+  /// (invariant_kernel auto), or empty; nullptr ⇒ never.
+  KernelCandidates candidates = nullptr;
 };
 Registry<KernelStructureEntry>& kernel_structures();
 
@@ -77,6 +90,14 @@ nlohmann::json normalized_module_options(const StrategyConfig& c);
 /// The GP kernel on UNIT-CUBE inputs for `space`: the space kind's kernel, or the base kernel
 /// (config.kernel/ard) wrapped by the structure config asks for (config.invariance).
 KernelPtr make_model_kernel(const StrategyConfig& config, const Space& space);
+
+/// The kernels a GP-BO model chooses between at every refit by MAP objective: the space kind's or the
+/// structure's candidates plus the plain stationary kernel (config.kernel/ard) on the flat vector, named
+/// "flat", when config asks for auto; otherwise the one make_model_kernel builds (named by
+/// model_kernel_name).
+std::vector<NamedKernel> make_model_kernels(const StrategyConfig& config, const Space& space);
+/// The name a trial reports for the model kernel of config without auto ("flat", "set-full", "max", …).
+std::string model_kernel_name(const StrategyConfig& config, const Space& space);
 
 /// The strategy config.strategy names, built for `space`.
 std::unique_ptr<Strategy> make_strategy(const StrategyConfig& config, std::shared_ptr<const Space> space);

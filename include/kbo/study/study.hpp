@@ -188,6 +188,8 @@ class Study {
   /// holds for the snapshot or inside the reserving transaction.
   Trial suggest_and_reserve(Strategy& strategy, const std::string& worker,
                             const std::function<bool(const std::vector<Trial>&)>& budget_taken);
+  // Stores the model diagnostics of the suggestion just asked (the kernel the model chose) as t.info.
+  void record_trial_info(const Strategy& strategy, Trial& t);
   std::shared_ptr<Storage> storage_;
   StudyRecord record_;
   std::shared_ptr<const Space> space_;

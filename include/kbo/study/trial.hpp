@@ -36,6 +36,7 @@ struct Trial {
                                 // given up (kLeaseExpired) and its point re-offered; 0 = no lease
   int retry_of = -1;            // >= 0: this trial re-offers the point of that trial, whose worker was lost
   std::vector<double> constraints;  // outcome constraints of a complete trial (feasible iff all <= 0); empty: none
+  nlohmann::json info = nlohmann::json::object();  // model diagnostics at ask time, e.g. {"kernel": "set-max"}
 };
 
 /// Whether a complete trial satisfies its outcome constraints (every c_i <= 0; true without constraints).

@@ -1,0 +1,123 @@
+// The study's model kernels for structure (issue 16): the group's centre, the candidates of auto, and the
+// set kernels that do not reward degenerate sets.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "kbo/core/space.hpp"
+#include "kbo/invariance/kernels.hpp"
+#include "kbo/sets/set_kernel.hpp"
+#include "kbo/sets/set_space.hpp"
+#include "kbo/strategy/registry.hpp"
+
+namespace kbo {
+namespace {
+
+Mat row(const Vec& v) { return v.transpose(); }
+
+// Sign flips about a user-given centre c (space coordinates): k(x, y) = k(x, c + s∘(y − c)) for every sign
+// vector s, and NOT the reflection about the box centre (the default).
+TEST(StructureModel, GroupActsAboutTheGivenCentre) {
+  auto space = std::make_shared<BoxSpace>(Box(Vec::Constant(2, 0.0), Vec::Constant(2, 4.0)));
+  StrategyConfig c;
+  c.invariance = "signflip";
+  c.module_options = {{"invariance", {{"center", {1.0, 3.0}}}}};
+  const KernelPtr k = make_model_kernel(c, *space);
+  const Vec centre = (Vec(2) << 1.0, 3.0).finished();
+  const Vec x = (Vec(2) << 0.3, 2.1).finished(), y = (Vec(2) << 1.7, 3.6).finished();
+  auto unit = [&](const Vec& v) { return space->bounds().to_unit(v); };
+  const double kxy = (*k)(unit(x), unit(y));
+  for (int s0 : {-1, 1})
+    for (int s1 : {-1, 1}) {
+      Vec gy = y - centre;
+      gy[0] *= s0, gy[1] *= s1;
+      gy += centre;
+      if (!space->bounds().contains(gy)) continue;
+      EXPECT_NEAR((*k)(unit(x), unit(gy)), kxy, 1e-12) << s0 << " " << s1;
+    }
+  // The reflection about the box centre (2, 2) is not a symmetry of this kernel.
+  const Vec about_box = Vec::Constant(2, 4.0) - y;
+  EXPECT_GT(std::abs((*k)(unit(x), unit(about_box)) - kxy), 1e-3);
+
+  c.module_options = {{"invariance", {{"center", {1.0}}}}};
+  EXPECT_THROW(make_model_kernel(c, *space), InputError);
+  c.module_options = {{"invariance", {{"center", {5.0, 1.0}}}}};
+  EXPECT_THROW(make_model_kernel(c, *space), InputError);
+}
+
+// auto: the structured candidates plus the plain kernel on the flat vector, with the names trials report.
+TEST(StructureModel, AutoCandidates) {
+  auto sets = std::make_shared<SetSpace>(3, Box::unit(2));
+  StrategyConfig c;
+  c.set_kernel = SetKernelType::Auto;
+  const auto ks = make_model_kernels(c, *sets);
+  ASSERT_EQ(ks.size(), 3u);
+  EXPECT_EQ(ks[0].name, "set-normalized");
+  EXPECT_EQ(ks[1].name, "set-max");
+  EXPECT_EQ(ks[2].name, "flat");
+  c.set_kernel = SetKernelType::Max;
+  ASSERT_EQ(make_model_kernels(c, *sets).size(), 1u);
+
+  auto box = std::make_shared<BoxSpace>(Box::unit(4));
+  StrategyConfig b;
+  b.invariance = "permutation";
+  b.invariant_kernel = InvariantKernelType::Auto;
+  const auto kb = make_model_kernels(b, *box);
+  ASSERT_EQ(kb.size(), 2u);
+  EXPECT_EQ(kb[0].name, "max");
+  EXPECT_EQ(kb[1].name, "flat");
+  // Each candidate is what its name says: the max kernel is permutation invariant, the flat one is not.
+  const Vec x = (Vec(4) << 0.1, 0.2, 0.7, 0.9).finished(), y = (Vec(4) << 0.8, 0.3, 0.15, 0.6).finished();
+  const Vec py = (Vec(4) << 0.15, 0.6, 0.8, 0.3).finished();  // a permutation of y
+  EXPECT_NEAR((*kb[0].kernel)(x, y), (*kb[0].kernel)(x, py), 1e-12);
+  EXPECT_GT(std::abs((*kb[1].kernel)(x, y) - (*kb[1].kernel)(x, py)), 1e-6);
+}
+
+// The normalised and max set kernels give every set the same prior variance (the mean-pair kernel's is
+// largest at degenerate sets), and are invariant to the order of the elements.
+TEST(StructureModel, SetKernelsDoNotFavourDegenerateSets) {
+  const int m = 3, d = 2;
+  const Vec spread = (Vec(6) << 0.1, 0.2, 0.5, 0.9, 0.8, 0.3).finished();
+  const Vec degenerate = (Vec(6) << 0.4, 0.4, 0.4, 0.4, 0.4, 0.4).finished();
+  const Vec reordered = (Vec(6) << 0.8, 0.3, 0.1, 0.2, 0.5, 0.9).finished();
+  const KernelPtr full = make_set_kernel("matern52", m, d, true, SetKernelType::Full, 0, 1);
+  EXPECT_GT(full->diag(row(degenerate))[0], full->diag(row(spread))[0] + 0.05);  // the artefact
+  for (SetKernelType t : {SetKernelType::Normalized, SetKernelType::NormalizedApprox, SetKernelType::Max}) {
+    KernelPtr k = make_set_kernel("matern52", m, d, true, t, t == SetKernelType::NormalizedApprox ? 2 : 0, 1);
+    Mat both(2, 6);
+    both.row(0) = spread.transpose();
+    both.row(1) = degenerate.transpose();
+    k->condition_on(both);
+    const Vec v = k->diag(both);
+    EXPECT_NEAR(v[0], v[1], 1e-9) << enum_name(t);
+    EXPECT_NEAR(k->gram(both)(0, 0), v[0], 1e-9) << enum_name(t);
+    EXPECT_NEAR((*k)(spread, degenerate), (*k)(reordered, degenerate), 1e-9) << enum_name(t);
+  }
+  EXPECT_THROW(make_set_kernel("matern52", m, d, true, SetKernelType::Auto, 0, 1), InputError);
+}
+
+// Normalised with the signal variance kept: v·k/√(k(x,x)k(y,y)); its gradient in log v is the kernel itself,
+// and the other gradients match finite differences.
+TEST(StructureModel, NormalizedKernelKeepsTheVarianceWithExactGradients) {
+  KernelPtr k = make_set_kernel("matern52", 3, 2, true, SetKernelType::Normalized, 0, 1);
+  Vec p = k->log_params();
+  p[p.size() - 1] = std::log(2.5);  // variance
+  p[0] = std::log(0.3);
+  k->set_log_params(p);
+  Mat X(3, 6);
+  X << 0.1, 0.2, 0.5, 0.9, 0.8, 0.3, 0.4, 0.4, 0.45, 0.4, 0.4, 0.5, 0.9, 0.1, 0.2, 0.2, 0.6, 0.6;
+  EXPECT_NEAR(k->gram(X)(1, 1), 2.5, 1e-12);
+  const auto g = k->gram_gradients(X);
+  const double h = 1e-6;
+  for (int q = 0; q < p.size(); ++q) {
+    Vec pp = p, pm = p;
+    pp[q] += h, pm[q] -= h;
+    KernelPtr a = k->clone(), b = k->clone();
+    a->set_log_params(pp), b->set_log_params(pm);
+    const Mat fd = (a->gram(X) - b->gram(X)) / (2 * h);
+    EXPECT_LT((fd - g[q]).cwiseAbs().maxCoeff(), 1e-6) << q;
+  }
+}
+
+}  // namespace
+}  // namespace kbo
