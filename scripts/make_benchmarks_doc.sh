@@ -17,10 +17,10 @@ so; ratios are always measured within one run.
 Sections: [GP engine](#gp-engine-issue-2) · [acquisition optimisers](#acquisition-optimisers) ·
 [BO loop](#bo-engine-quality-vs-random-search-and-time-per-iteration-issue-3) · invariance (issue 4) ·
 sets (issue 5) · A-GP-UCB (issue 6) · KFO (issue 7) · Python module (issue 8) · workers and batch
-suggestions (issue 9).
+suggestions (issue 9) · scale (issue 18) · structure (issue 16) · search spaces (issue 19) · BBOB (issue 22) · reliability (issue 20).
 
 HEAD
-  for section in gp optimize bo invariance sets adaptive kfo python workers parallel scale; do
+  for section in gp optimize bo invariance sets adaptive kfo python workers parallel scale structure spaces bbob reliability; do
     f=docs/bench/$section.md
     [ -f "$f" ] || continue
     # Section files use "## " for their title; relative links inside them are relative to docs/bench/.
