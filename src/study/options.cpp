@@ -490,6 +490,10 @@ void check_study_options(const StudyOptions& o, const nlohmann::json& space_json
     if (spec->name == "ard" && c.ard && c.invariance != "none")
       throw InputError("option 'ard' is not used with invariance '" + c.invariance +
                        "' (invariant kernels use one lengthscale for all coordinates)");
+    // The set max kernel is the block-permutation max kernel: isotropic for the same reason. (auto honours
+    // ARD in its normalised and flat candidates.)
+    if (spec->name == "ard" && c.ard && space->kind() == "set" && c.set_kernel == SetKernelType::Max)
+      throw InputError("option 'ard' is not used with set_kernel 'max' (it uses one lengthscale for all coordinates)");
   }
   if (o.given.count("options")) {
     const nlohmann::json sections = normalized_module_options(c);
