@@ -9,6 +9,7 @@
 #include <signal.h>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -165,6 +166,9 @@ int run_dashboard(int argc, char** argv) {
     server.listen_after_bind();
     listening = false;
   });
+  // httplib's stop() does nothing until listen has marked the server running, so a Ctrl-C right after the
+  // startup line would be lost: announce the URL only once the server is running.
+  while (!server.is_running() && listening) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   std::cout << "kbo dashboard: http://" << host << ":" << port << "/  (storage " << o.storage
             << ", read-only; Ctrl-C to stop)" << std::endl;
   const timespec tick{0, 200 * 1000 * 1000};
