@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <chrono>
+#include <future>
 #include <map>
 #include <random>
 #include <set>
@@ -60,7 +62,15 @@ std::pair<int, int> freeze_running_worker(const std::string& url, const std::str
     const kbo::Trial t = running[rng() % running.size()];
     const int pid = pid_of_worker(t.worker);
     if (kill(pid, SIGSTOP) != 0) continue;
-    const auto now = kbo::open_storage(url)->trials(study);
+    // A worker stopped inside a write transaction (a heartbeat, a tell) holds the storage's lock, and no storage
+    // can take a lock from a live process: everyone would wait for it. Keep only a victim frozen outside one.
+    auto probe = std::async(std::launch::async, [&] { return kbo::open_storage(url)->trials(study); });
+    if (probe.wait_for(std::chrono::seconds(3)) != std::future_status::ready) {
+      kill(pid, SIGCONT);
+      probe.wait();
+      continue;
+    }
+    const auto now = probe.get();
     if (now[t.id].state == kbo::TrialState::Pending && now[t.id].worker == t.worker) return {pid, t.id};
     kill(pid, SIGCONT);
   }
