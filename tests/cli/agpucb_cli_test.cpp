@@ -57,7 +57,7 @@ TEST(AgpucbCli, HelpStatesTheDefaults) {
   TempDir dir("agpucb_help");
   const CmdResult h = run_kbo("optimize --help", dir);
   EXPECT_EQ(h.code, 0);
-  for (const char* part : {"preset \"product\"", "onestep", "theta0 0.5", "B0 1", "p(t) = 4 t^0.9", "\"paper\""})
+  for (const char* part : {"preset \"product\"", "onestep", "theta0 0.5", "B0 1", "p(t) = 12 t^0.5", "\"paper\""})
     EXPECT_NE(h.out.find(part), std::string::npos) << part;
 }
 
