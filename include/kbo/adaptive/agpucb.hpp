@@ -148,7 +148,7 @@ struct AgpucbOptions {
   /// The paper's literal setting (= the member defaults).
   static AgpucbOptions paper();
   /// The product default: standardised targets, estimator "onestep" (active from the first steps), no MAP,
-  /// Matérn-5/2, θ₀ = 0.5, B₀ = 1, p(t) = 4 t^0.9 and σ = 0.01 in standardised units; chosen on the
+  /// Matérn-5/2, θ₀ = 0.5, B₀ = 1, p(t) = 12 √t and σ = 0.01 in standardised units; chosen on the
   /// selection seeds of `kbo bench adaptive-suite` (constants listed by `kbo optimize --help`).
   static AgpucbOptions product();
   /// One line naming the product constants, for help texts.
