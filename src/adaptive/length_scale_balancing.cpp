@@ -43,7 +43,6 @@ double lb_regret_bound(double T, double inv_vol, int d) {
 }  // namespace
 
 Scaling AgpucbStrategy::lb_choice(const Mat& U, const Vec& y, double g_max) {
-  using adaptive_detail::repeats_a_row;
   const int d = static_cast<int>(U.cols());
   const double nu = smoothness_nu(opt_.kernel);
   const double ratio = std::exp(1.0 / (nu > 0.0 ? d + 2.0 * nu : d));
