@@ -209,7 +209,7 @@ nlohmann::json run_adaptive_suite(const AdaptiveSuiteOptions& o, bool verbose) {
           jm["final"].push_back(best);
           jm["seconds"].push_back(r.seconds);
           if (verbose)
-            std::fprintf(stderr, "adaptive-suite %s %s seed %d: best %.4g (%.1f s)\n", name, m.c_str(), seed, best,
+            std::fprintf(stderr, "adaptive-suite %s %s seed %d: best %.4g (%.1f s)\n", name.c_str(), m.c_str(), seed, best,
                          r.seconds);
         }
         jp[m] = jm;

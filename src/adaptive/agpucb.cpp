@@ -218,6 +218,7 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y_raw, const Mat& pending, 
     theta_map_.resize(0);
     arms_.clear();
     arm_log_.clear();
+    lb_log_.clear();
   }
   last_n_ = n;
 
@@ -267,6 +268,7 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y_raw, const Mat& pending, 
     }
     case RegretEstimator::OneStep:
     case RegretEstimator::Balance:  // the one-step schedule admits the candidates; one is chosen below
+    case RegretEstimator::Lb:
       ls = match_reference(
           [&](double h) {
             const Candidate& c = candidate(h);
@@ -283,9 +285,17 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y_raw, const Mat& pending, 
   std::optional<Candidate> balanced;
   if (opt_.estimator == RegretEstimator::Balance)
     balanced = evaluate_scaling(balance_choice(U, y, split_scaling(h_, opt_.lambda, d).g), U, y, pendingU, trial_index);
+  if (opt_.estimator == RegretEstimator::Lb) {
+    balanced = evaluate_scaling(lb_choice(U, y, split_scaling(h_, opt_.lambda, d).g), U, y, pendingU, trial_index);
+    lb_log_.push_back({balanced->x_unit, balance_arm_, balanced->beta_sqrt * balanced->sigma});
+  }
   const Candidate& c = balanced ? *balanced : candidate(h_);
-  onestep_terms_.push_back(2.0 * c.beta_sqrt * c.sigma);
-  if (opt_.estimator == RegretEstimator::OneStep || opt_.estimator == RegretEstimator::Balance)
+  // lb: g(t) is LB's growth function, so the schedule's sum follows the schedule's own candidate, not the
+  // played one (a played long lengthscale with small σ would otherwise drive h, and with it g(t), up).
+  const Candidate& term = opt_.estimator == RegretEstimator::Lb ? candidate(h_) : c;
+  onestep_terms_.push_back(2.0 * term.beta_sqrt * term.sigma);
+  if (opt_.estimator == RegretEstimator::OneStep || opt_.estimator == RegretEstimator::Balance ||
+      opt_.estimator == RegretEstimator::Lb)
     estimate = onestep_sum + onestep_terms_.back();
 
   double log_ratio = 0.0;
@@ -316,7 +326,7 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y_raw, const Mat& pending, 
     info_["arms"] = arms;
     info_["arm"] = balance_arm_;
     info_["h_schedule"] = h_;  // the one-step h(t) that admits the candidates
-    arm_log_.emplace_back(c.x_unit, balance_arm_);
+    if (opt_.estimator == RegretEstimator::Balance) arm_log_.emplace_back(c.x_unit, balance_arm_);
   }
   if (pendingU.rows() > 0) info_["fantasy"] = to_string(config_.fantasy);
   // Never suggest a pending point again (with fantasy "none", or when the acquisition's maximiser lands

@@ -85,7 +85,12 @@ AgpucbOptions AgpucbOptions::product() {
   o.combine = MapCombination::None;
   o.theta0 = {0.5};
   o.B0 = 1.0;
-  o.p_scale = 4.0;
+  // p(t) = 12 √t: the reference grows at the rate of GP-UCB's own regret bound O(√(t β_t γ_t)) (up to
+  // logs), so h grows only while the regret estimate falls behind what a well-specified GP-UCB pays; the
+  // scale front-loads the expansion (the first step must reach p(1) = 12). With t^0.9 the reference kept
+  // demanding exploration after the optimum was found (docs/bench/adaptive.md, over-exploration).
+  o.p_scale = 12.0;
+  o.p_exponent = 0.5;
   o.p_counts_design = false;
   o.noise_std = 0.01;
   return o;

@@ -244,6 +244,15 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
   nlohmann::json kept = nlohmann::json::object();
   if (info.contains("kernel_choice")) kept["kernel"] = info["kernel_choice"];
   if (info.contains("kernel_objectives")) kept["kernel_objectives"] = info["kernel_objectives"];
+  // A-GP-UCB: its scaling g(t), the lengthscale factor θ₀/θ_t (g_eff: with MAP it includes the estimate), the
+  // overall h(t) and β½ of this trial, for the dashboard's trace.
+  if (info.value("phase", "") == "agpucb") {
+    nlohmann::json a = nlohmann::json::object();
+    for (const char* key : {"g", "g_eff", "h", "beta_sqrt"})
+      if (info.contains(key)) a[key] = info[key];
+    if (info.contains("h_schedule")) a["h"] = info["h_schedule"];  // balance/lb: the schedule, not the arm's g^d
+    kept["agpucb"] = a;
+  }
   if (kept.empty()) return;
   storage_->set_info(record_.name, t.id, kept);
   t.info = std::move(kept);

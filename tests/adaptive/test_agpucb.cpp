@@ -277,5 +277,43 @@ TEST(AgpucbBalance, PlaysTheCandidateWithTheSmallestBound) {
   EXPECT_GT(multi, 0);
 }
 
+// Length-scale Balancing as published (estimator "lb"): candidates θ₀/r^i with r = e^{1/(d+2ν)} (Matérn-5/2
+// in the product preset: ν = 2.5), never longer than θ₀/g(h(t)) bar the first; the played candidate minimises
+// R(n+1, θ) = sqrt(T θ^{-d} ln^{d+1} T)(sqrt(θ^{-d} ln^{d+1} T) + 1) over the non-eliminated ones (recomputed
+// here from the reported plays), so a fresh candidate (R(1) = 0) is played at once; θ = θ₀/g of it.
+TEST(AgpucbLb, PlaysTheCandidateWithTheSmallestTheoreticalBound) {
+  const bench::RkhsFunction fr = bench::paper_rkhs_function();
+  const Fn f = [&](const Vec& x) { return fr(x); };
+  StrategyConfig c = base_config(3, 9);
+  c.module_options = {{"agpucb", {{"estimator", "lb"}}}};
+  auto s = make_agpucb_strategy(c, unit_box(1));
+  Mat X;
+  Vec y;
+  std::vector<nlohmann::json> infos;
+  run(*s, f, 1, 25, X, y, &infos);
+  const double r = std::exp(1.0 / 6.0);
+  int fresh_played = 0;
+  for (int k = 3; k < 25; ++k) {
+    const auto& in = infos[k];
+    const auto& arms = in["arms"];
+    const int pick = in["arm"];
+    for (size_t i = 0; i < arms.size(); ++i)
+      EXPECT_NEAR(arms[i]["g"].get<double>(), std::pow(r, static_cast<double>(i)), 1e-12);
+    auto bound = [&](const nlohmann::json& a) {
+      const double T = a["plays"].get<int>() + 1.0, inv = a["g"].get<double>() / 0.5, L = std::pow(std::log(T), 2);
+      return std::sqrt(T * inv * L) * (std::sqrt(inv * L) + 1.0);
+    };
+    ASSERT_FALSE(arms[pick]["eliminated"].get<bool>());
+    for (const auto& a : arms) {
+      if (a["eliminated"].get<bool>()) continue;
+      EXPECT_NEAR(a["bound"].get<double>(), bound(a), 1e-9 * (1 + bound(a)));
+      EXPECT_LE(bound(arms[pick]), bound(a) + 1e-12);
+    }
+    fresh_played += arms[pick]["plays"].get<int>() == 0;
+    EXPECT_NEAR(in["theta"][0].get<double>(), 0.5 / arms[pick]["g"].get<double>(), 1e-12);
+  }
+  EXPECT_GT(fresh_played, 1);
+}
+
 }  // namespace
 }  // namespace kbo

@@ -125,12 +125,12 @@ TEST(Schedule, ParseNamesAndOptions) {
   EXPECT_EQ(def.kernel, "matern52");
   EXPECT_DOUBLE_EQ(def.theta0[0], 0.5);
   EXPECT_DOUBLE_EQ(def.B0, 1.0);
-  EXPECT_DOUBLE_EQ(def.p_scale, 4.0);
+  EXPECT_DOUBLE_EQ(def.p_scale, 12.0);
   EXPECT_DOUBLE_EQ(def.lambda, 0.1);
-  EXPECT_DOUBLE_EQ(def.p_exponent, 0.9);
+  EXPECT_DOUBLE_EQ(def.p_exponent, 0.5);
   // The help text states every product constant.
   const std::string help = AgpucbOptions::product_summary();
-  for (const char* part : {"matern52", "onestep", "theta0 0.5", "B0 1", "4 t^0.9", "noise_std 0.01", "paper"})
+  for (const char* part : {"matern52", "onestep", "theta0 0.5", "B0 1", "12 t^0.5", "noise_std 0.01", "paper"})
     EXPECT_NE(help.find(part), std::string::npos) << part << " missing in: " << help;
   // The paper preset is the struct's literal constants; keys given beside it override them.
   const AgpucbOptions paper = AgpucbOptions::from_json({{"preset", "paper"}}, 3);

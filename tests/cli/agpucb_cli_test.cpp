@@ -57,6 +57,42 @@ TEST(AgpucbCli, HelpStatesTheDefaults) {
   TempDir dir("agpucb_help");
   const CmdResult h = run_kbo("optimize --help", dir);
   EXPECT_EQ(h.code, 0);
-  for (const char* part : {"preset \"product\"", "onestep", "theta0 0.5", "B0 1", "p(t) = 4 t^0.9", "\"paper\""})
+  for (const char* part : {"preset \"product\"", "onestep", "theta0 0.5", "B0 1", "p(t) = 12 t^0.5", "\"paper\""})
     EXPECT_NE(h.out.find(part), std::string::npos) << part;
+}
+
+// Each A-GP-UCB trial stores its schedule in the trial's info (for the dashboard): g(t), the lengthscale
+// factor g_eff = θ₀/θ_t, h(t) and β½, read back by `kbo show --json`. Invariants of Algorithm 1 checked:
+// h is non-decreasing and ≥ 1, g = h^{1/d} split by λ so 1 ≤ g ≤ h (d = 1), without MAP θ_t = θ₀/g (g_eff = g),
+// and β½ = B_t + 4σ(...) > B_t ≥ g^d B₀ (B₀ = 1 in the product preset). Initial-design trials carry none.
+TEST(AgpucbCli, TrialInfoCarriesTheSchedule) {
+  TempDir dir("agpucb_info");
+  const std::string db = dir / "a.db";
+  const CmdResult r = run_kbo("optimize --objective 'awk \"BEGIN { x = {x}; print (x-0.3)^2 }\"' --bounds 0:1 "
+                              "--init 3 --iters 6 --seed 4 --strategy agpucb --storage " + db,
+                              dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const CmdResult show = run_kbo("show --storage " + db + " --json", dir);
+  ASSERT_EQ(show.code, 0) << show.err;
+  const nlohmann::json j = show.json();
+  ASSERT_EQ(j["trials"].size(), 9u);
+  double h_prev = 1.0;
+  int with_info = 0;
+  for (const auto& t : j["trials"]) {
+    if (t["id"].get<int>() < 3) {
+      EXPECT_FALSE(t.contains("info") && t["info"].contains("agpucb")) << t.dump();
+      continue;
+    }
+    ASSERT_TRUE(t.contains("info") && t["info"].contains("agpucb")) << t.dump();
+    const auto& a = t["info"]["agpucb"];
+    const double g = a["g"].get<double>(), h = a["h"].get<double>();
+    EXPECT_GE(h, h_prev);
+    EXPECT_GE(g, 1.0);
+    EXPECT_LE(g, h * (1 + 1e-12));
+    EXPECT_NEAR(a["g_eff"].get<double>(), g, 1e-9 * g);
+    EXPECT_GT(a["beta_sqrt"].get<double>(), g);
+    h_prev = h;
+    ++with_info;
+  }
+  EXPECT_EQ(with_info, 6);
 }

@@ -75,11 +75,16 @@ enum class RegretEstimator {
   OneStep,  // eq. 16 (refits the GP and maximises UCB at each trial h)
   Wang,     // modified Wang & de Freitas (2014): smallest h with σ_t(x_{t+1}(h)) ≥ κ
             // (docs/papers.md#adaptive-wang-de-freitas)
-  Balance   // length-scale balancing (after Ziomek, Adachi & Osborne, NeurIPS 2024): candidate scalings
+  Balance,  // length-scale balancing (after Ziomek, Adachi & Osborne, NeurIPS 2024): candidate scalings
             // g = 1, 2, 4, … ≤ g(h(t)) (h from the one-step matching) side by side; each suggestion comes from the
             // candidate with the smallest putative regret bound R_i(n_i) (regret balancing); a candidate whose
             // claimed bound its own rewards contradict is eliminated. Stops the over-exploration of
             // always using the shortest lengthscale.
+  Lb        // Length-scale Balancing as published (Ziomek, Adachi & Osborne, NeurIPS 2024, Alg. 1): candidates
+            // θ₀/r^i, r = e^{1/(d+2ν)} (Matérn-ν; e^{1/d} for rbf), one added per step while shorter than
+            // θ₀/g(t) (g(t) from the one-step h(t)); play the argmin of the theoretical bound
+            // R(n_i+1, θ_i); eliminate a candidate whose mean reward + Σβ½σ/n_i + √(ξ/n_i) is below the best
+            // lower reward bound (docs/papers.md#adaptive-length-scale-balancing).
 };
 enum class MapCombination {
   None,     // θ_t = θ₀ / g(t) (Algorithm 1)
@@ -88,9 +93,9 @@ enum class MapCombination {
 };
 template <>
 struct EnumNames<RegretEstimator> {
-  static constexpr std::array<std::pair<RegretEstimator, const char*>, 5> table{
+  static constexpr std::array<std::pair<RegretEstimator, const char*>, 6> table{
       {{RegretEstimator::None, "none"}, {RegretEstimator::Bound, "bound"}, {RegretEstimator::OneStep, "onestep"},
-       {RegretEstimator::Wang, "wang"}, {RegretEstimator::Balance, "balance"}}};
+       {RegretEstimator::Wang, "wang"}, {RegretEstimator::Balance, "balance"}, {RegretEstimator::Lb, "lb"}}};
 };
 /// Named starting points of AgpucbOptions: "product" (the default of `--strategy agpucb`: targets
 /// standardised, constants chosen on the acceptance suite's selection seeds, docs/bench/adaptive.md) and
@@ -107,7 +112,7 @@ struct EnumNames<MapCombination> {
       {{MapCombination::None, "none"}, {MapCombination::Min, "min"}, {MapCombination::Divide, "divide"}}};
 };
 /// InputError "agpucb estimator: unknown value …" / "agpucb combine: …" naming the allowed values.
-RegretEstimator parse_regret_estimator(const std::string& s);  // none | bound | onestep | wang | balance
+RegretEstimator parse_regret_estimator(const std::string& s);  // none | bound | onestep | wang | balance | lb
 MapCombination parse_map_combination(const std::string& s);    // none | min | divide
 std::string to_string(RegretEstimator e);
 std::string to_string(MapCombination c);
@@ -138,12 +143,12 @@ struct AgpucbOptions {
   int line_search_max_evals = 40;      // per suggestion (one-step/wang: each is a UCB maximisation)
   bool normalize = false;              // robust-scale and standardise y before modelling (as the default
                                        // BO does; paper: raw values, zero prior mean)
-  int balance_max_candidates = 12;     // balance: at most this many candidate scalings g = 1, 2, 4, …
+  int balance_max_candidates = 40;     // balance/lb: at most this many candidate scalings (a safety cap; g ≤ g(h(t)) binds first)
 
   /// The paper's literal setting (= the member defaults).
   static AgpucbOptions paper();
   /// The product default: standardised targets, estimator "onestep" (active from the first steps), no MAP,
-  /// Matérn-5/2, θ₀ = 0.5, B₀ = 1, p(t) = 4 t^0.9 and σ = 0.01 in standardised units; chosen on the
+  /// Matérn-5/2, θ₀ = 0.5, B₀ = 1, p(t) = 12 √t and σ = 0.01 in standardised units; chosen on the
   /// selection seeds of `kbo bench adaptive-suite` (constants listed by `kbo optimize --help`).
   static AgpucbOptions product();
   /// One line naming the product constants, for help texts.
@@ -189,6 +194,9 @@ class AgpucbStrategy : public Strategy {
   /// Balance: the candidate scaling to use now, among g = 1, 2, 4, … ≤ g_max (updates arms_ from the
   /// observed history).
   Scaling balance_choice(const Mat& U, const Vec& y, double g_max);
+  /// Lb: the candidate to play now (admits at most one new candidate shorter than θ₀/g_max, eliminates,
+  /// selects by the theoretical bound); src/adaptive/length_scale_balancing.cpp.
+  Scaling lb_choice(const Mat& U, const Vec& y, double g_max);
 
   struct Arm {
     double g = 1.0;
@@ -196,6 +204,12 @@ class AgpucbStrategy : public Strategy {
     int plays = 0;            // observed suggestions of this arm
     double reward = 0.0;      // sum of their model-unit targets
     double bound = 0.0;       // putative regret bound R_i(plays) at the last choice
+    double beta_sigma = 0.0;  // lb: Σ β½σ over the arm's observed plays (its data-driven regret estimate)
+  };
+  struct LbPlay {
+    Vec x;                    // unit-cube suggestion
+    int arm = -1;
+    double beta_sigma = 0.0;  // β½ σ(x) of the arm's model when it was suggested
   };
 
   StrategyConfig config_;
@@ -210,6 +224,7 @@ class AgpucbStrategy : public Strategy {
   std::vector<Arm> arms_;        // balance: candidate scalings, longest lengthscale first
   std::vector<std::pair<Vec, int>> arm_log_;  // balance: unit-cube suggestion → arm that made it
   int balance_arm_ = -1;         // balance: the arm of this suggestion
+  std::vector<LbPlay> lb_log_;   // lb: every suggestion with its arm
   nlohmann::json info_ = nlohmann::json::object();
 };
 
