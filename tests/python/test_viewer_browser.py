@@ -98,3 +98,25 @@ def test_dashboard_lists_studies_and_redraws_when_a_trial_is_told(tmp_path, kbo_
         wait_for(browser, lambda r: r["study"] == "other", what="the second study")
         check_views(browser, other)
         assert proc.poll() is None
+
+
+def test_report_plots_the_schedule_of_an_adaptive_study(tmp_path, kbo_bin, browser):
+    # A user's A-GP-UCB study: each BO trial stores info.agpucb = {g, g_eff, h, beta_sqrt}; the research view
+    # plots each as a line over exactly the trials that carry it.
+    url = f"sqlite:{tmp_path / 'a.db'}"
+    cli(kbo_bin, "optimize", "--problem", "branin", "--strategy", "agpucb", "--init", 3, "--iters", 5, "--seed", 1,
+        "--storage", url, "--study", "a")
+    study = show(kbo_bin, url, "a")
+    carrying = [t for t in study["trials"] if "agpucb" in (t.get("info") or {})]
+    assert len(carrying) == 5
+    out = tmp_path / "report.html"
+    cli(kbo_bin, "report", "--storage", url, "--study", "a", "-o", out)
+    browser.get(out.as_uri())
+    r = wait_for(browser, lambda r: r.get("n_trials") == study["n_trials"], what="the adaptive study")
+    assert r["research"] == {"info_series": 4}
+    series = browser.execute_script(
+        "return window.kboCharts['chart-info'].getOption().series.map(s => [s.name, s.data])")
+    assert [name for name, _ in series] == ["agpucb.beta_sqrt", "agpucb.g", "agpucb.g_eff", "agpucb.h"]
+    g = dict(series)["agpucb.g"]
+    assert [p[0] for p in g] == [t["id"] for t in carrying]
+    assert [p[1] for p in g] == [t["info"]["agpucb"]["g"] for t in carrying]

@@ -258,6 +258,15 @@
   }
 
   // ---- research modules / settings ----
+  // The numeric leaves of a (nested) info object, keyed by dotted path: {agpucb: {g: 2}} -> {'agpucb.g': 2}.
+  function numericLeaves(obj, prefix = '', out = {}) {
+    for (const [k, v] of Object.entries(obj)) {
+      if (typeof v === 'number' && Number.isFinite(v)) out[prefix + k] = v;
+      else if (v && typeof v === 'object' && !Array.isArray(v)) numericLeaves(v, prefix + k + '.', out);
+    }
+    return out;
+  }
+
   function renderResearch(view) {
     const c = view.config || {};
     const rows = [['strategy', c.strategy], ['kernel', c.kernel + (c.ard ? ' (ARD)' : '')],
@@ -275,11 +284,12 @@
       fmt(m.log_marginal_likelihood)]);
     listInto($('research-list'), rows);
 
-    // Per-trial strategy diagnostics, when the study stores them (a trial's `info` object): each numeric key
-    // (A-GP-UCB's g, beta, info_gain, …) as a line over the trials.
-    const withInfo = view.trials.filter((t) => t.info && typeof t.info === 'object');
+    // Per-trial strategy diagnostics, when the study stores them (a trial's `info` object): each numeric entry,
+    // nested ones by their dotted path (A-GP-UCB's agpucb.g, agpucb.h, …), as a line over the trials.
+    const withInfo = view.trials.filter((t) => t.info && typeof t.info === 'object')
+      .map((t) => ({ id: t.id, values: numericLeaves(t.info) }));
     const keys = new Set();
-    for (const t of withInfo) for (const [k, v] of Object.entries(t.info)) if (typeof v === 'number') keys.add(k);
+    for (const t of withInfo) for (const k of Object.keys(t.values)) keys.add(k);
     $('research-note').textContent = withInfo.length
       ? withInfo.length + ' trials carry the strategy\'s diagnostics (info); numeric ones are plotted below, all are in ' +
         'the trial table.'
@@ -288,7 +298,7 @@
     if (keys.size === 0) { host.hidden = true; dropChart('chart-info'); rendered.research = { info_series: 0 }; return; }
     host.hidden = false;
     const series = [...keys].sort().map((k) => ({ name: k, type: 'line', showSymbol: true, symbolSize: 4,
-      data: withInfo.filter((t) => typeof t.info[k] === 'number').map((t) => [t.id, t.info[k]]) }));
+      data: withInfo.filter((t) => k in t.values).map((t) => [t.id, t.values[k]]) }));
     chart('chart-info').setOption(Object.assign({}, base, {
       legend: { top: 0, type: 'scroll' }, tooltip: { trigger: 'axis' },
       grid: { left: 60, right: 20, top: 40, bottom: 35 },
