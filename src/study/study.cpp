@@ -265,7 +265,7 @@ Trial Study::ask(Strategy& strategy, const std::string& worker, double lease_sec
   }
   // A second statement: a crash in between leaves a trial without a lease, as asked trials were before.
   if (lease_seconds > 0.0) {
-    t.lease_until = unix_now() + lease_seconds;
+    t.lease_until = (queued ? unix_now() : t.created_at) + lease_seconds;  // a queued trial was created earlier
     storage_->set_lease(record_.name, t.id, t.lease_until);
   }
   return t;
