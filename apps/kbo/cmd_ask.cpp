@@ -11,7 +11,8 @@ namespace kbo::cli {
 namespace {
 
 int run_ask(int argc, char** argv) {
-  CLI::App app{"Suggest the next point of a study and record it as a pending trial (phase 'asked'). Prints "
+  CLI::App app{"Suggest the next point of a study and record it as a pending trial (phase 'asked'); a queued point "
+               "(`kbo enqueue`, or one re-offered after a lost worker) is handed out first, once. Prints "
                "{\"trial\": ID, \"x\": [...]} (one line per trial with --n). The study is created when a space is given "
                "(--problem/--bounds/--config), otherwise it must exist and its stored configuration is used.\n"
                "Asked trials count toward the budget of `kbo optimize`/`kbo worker` once told. Each has a lease "

@@ -170,7 +170,8 @@ class Study:
 
     # ---- ask / tell ----
     def ask(self) -> Trial:
-        """Creates a pending trial at the strategy's next suggestion (the GIL is released meanwhile)."""
+        """The next trial to evaluate: the first queued point (enqueue(), `kbo enqueue`), handed out once,
+        else a new pending trial at the strategy's next suggestion (the GIL is released meanwhile)."""
         return self._s.ask()
 
     def tell(self, trial: Union[Trial, int, Dict[str, Any], Sequence[float], np.ndarray], value: float,
@@ -185,7 +186,8 @@ class Study:
 
     def enqueue(self, point: Union[Dict[str, Any], Sequence[float], np.ndarray]) -> Trial:
         """Queues a point ({name: value} for named parameters, or an array) to be evaluated next: the next
-        optimize() (or `kbo optimize` / `kbo worker`) evaluates it before asking the model (warm start)."""
+        ask() returns it (or optimize(), `kbo ask`, `kbo optimize`, `kbo worker` evaluates it) before the
+        model is asked (warm start); it is handed out exactly once."""
         return self._s.enqueue(_point(point))
 
     def tell_failed(self, trial: Union[Trial, int], reason: str = "failed") -> Trial:
@@ -293,11 +295,9 @@ def _optimize_with_executor(study: "Study", f: Callable[..., Any], n_trials: Opt
         return study.params(t) if named else np.asarray(t.x, dtype=float)
 
     running: Dict[Any, Trial] = {}
-    # Queued trials first (warm starts: Study.enqueue, `kbo enqueue`); they are told like asked trials.
-    queue = [t for t in study.trials if t.state == "pending" and t.worker == ""]
     while finished < total:
         while len(running) < parallel and finished + len(running) < total:
-            t = queue.pop(0) if queue else study.ask()
+            t = study.ask()  # queued trials (warm starts) first, each handed out once
             running[ex.submit(f, arg(t))] = t
         done, _ = cf.wait(list(running), return_when=cf.FIRST_COMPLETED)
         for fut in done:

@@ -55,12 +55,12 @@ Trial MemoryStorage::ask(const std::string& study, const SuggestFn& suggest, con
 }
 
 std::optional<Trial> MemoryStorage::claim_pending(const std::string& study, const TrialPredicate& claimable,
-                                                  const std::string& worker) {
+                                                  const std::string& worker, bool running) {
   std::lock_guard lock(mutex_);
   for (Trial& t : entry(study).trials) {
     if (t.state == TrialState::Pending && claimable(t)) {
       t.worker = worker;
-      t.heartbeat_at = unix_now();  // the new owner is alive: not stale before its first heartbeat
+      t.heartbeat_at = running ? unix_now() : 0.0;  // a running owner is alive: not stale before its first heartbeat
       return t;
     }
   }

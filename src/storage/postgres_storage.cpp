@@ -383,14 +383,14 @@ Trial PostgresStorage::ask(const std::string& study, const SuggestFn& suggest, c
 }
 
 std::optional<Trial> PostgresStorage::claim_pending(const std::string& study, const TrialPredicate& claimable,
-                                                    const std::string& worker) {
+                                                    const std::string& worker, bool running) {
   std::lock_guard lock(mutex_);
   Txn txn(*this);
   const std::string sid = lock_study(study);
   for (Trial t : read_trials(sid)) {
     if (t.state != TrialState::Pending || !claimable(t)) continue;
     t.worker = worker;
-    t.heartbeat_at = unix_now();
+    t.heartbeat_at = running ? unix_now() : 0.0;
     run(conn_, url_, "UPDATE trials SET worker = $1, heartbeat_at = $2 WHERE study_id = $3 AND number = $4",
         {worker, fmt_double(t.heartbeat_at), sid, std::to_string(t.id)});
     txn.commit();

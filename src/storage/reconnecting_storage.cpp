@@ -69,8 +69,8 @@ Trial ReconnectingStorage::ask(const std::string& study, const SuggestFn& sugges
 }
 
 std::optional<Trial> ReconnectingStorage::claim_pending(const std::string& study, const TrialPredicate& claimable,
-                                                        const std::string& worker) {
-  return retry([&](int) { return inner_->claim_pending(study, claimable, worker); });
+                                                        const std::string& worker, bool running) {
+  return retry([&](int) { return inner_->claim_pending(study, claimable, worker, running); });
 }
 
 Trial ReconnectingStorage::finish(const std::string& study, int trial_id, TrialState state,

@@ -429,13 +429,13 @@ Trial SqliteStorage::ask(const std::string& study, const SuggestFn& suggest, con
 }
 
 std::optional<Trial> SqliteStorage::claim_pending(const std::string& study, const TrialPredicate& claimable,
-                                                  const std::string& worker) {
+                                                  const std::string& worker, bool running) {
   WriteTransaction txn(db_, path_);
   const auto sid = study_id(study);
   for (Trial t : read_trials(sid)) {
     if (t.state != TrialState::Pending || !claimable(t)) continue;
     t.worker = worker;
-    t.heartbeat_at = unix_now();
+    t.heartbeat_at = running ? unix_now() : 0.0;
     Stmt u(db_, path_, "UPDATE trials SET worker = ?1, heartbeat_at = ?2 WHERE study_id = ?3 AND number = ?4");
     u.bind(1, worker).bind(2, t.heartbeat_at).bind(3, sid).bind(4, t.id);
     u.run();

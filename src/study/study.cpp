@@ -261,11 +261,20 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
 Trial Study::ask(Strategy& strategy, const std::string& worker, double lease_seconds) {
   if (!(lease_seconds >= 0.0) || !std::isfinite(lease_seconds))
     throw InputError("the ask lease must be a finite number of seconds >= 0 (0: no lease)");
-  Trial t = suggest_and_reserve(strategy, worker, {});
-  record_trial_info(strategy, t);
+  // A queued trial (a warm start from `kbo enqueue` / Study.enqueue, or a point re-offered after a lost
+  // worker) is the next suggestion, handed out once: claiming it gives it this owner in one transaction.
+  std::optional<Trial> queued =
+      storage_->claim_pending(record_.name, [](const Trial& t) { return t.worker.empty(); }, worker, /*running=*/false);
+  Trial t;
+  if (queued) {
+    t = std::move(*queued);
+  } else {
+    t = suggest_and_reserve(strategy, worker, {});
+    record_trial_info(strategy, t);
+  }
   // A second statement: a crash in between leaves a trial without a lease, as asked trials were before.
   if (lease_seconds > 0.0) {
-    t.lease_until = t.created_at + lease_seconds;
+    t.lease_until = (queued ? unix_now() : t.created_at) + lease_seconds;  // a queued trial was created earlier
     storage_->set_lease(record_.name, t.id, t.lease_until);
   }
   return t;

@@ -206,3 +206,43 @@ TEST(WarmStartCli, EnqueueTellPointAndImportBeforeAndDuringAStudy) {
   EXPECT_NE(bad2.err.find("param 'layers': 9 is outside [1, 6]"), std::string::npos) << bad2.err;
   EXPECT_EQ(run_kbo("show --json " + storage, dir).json()["n_trials"].get<int>(), n);
 }
+
+// An enqueued point is the next suggestion of every ask path, exactly once: `kbo ask` hands it out (phase
+// 'asked', the study's next ask is a new point), and `kbo worker` evaluates a point queued later.
+TEST(WarmStartCli, AskHandsOutEnqueuedPointsOnceAndWorkersEvaluateThem) {
+  TempDir dir("warm_ask");
+  write_objective(dir / "obj.py");
+  const std::string storage = "--storage " + quote("sqlite:" + (dir / "s.db"));
+  const std::string space = std::string(kParams) + " ";
+  ASSERT_EQ(run_kbo("enqueue " + space + storage + " --point '{\"lr\": 0.01, \"layers\": 4, \"opt\": \"adam\"}'", dir).code, 0);
+  ASSERT_EQ(run_kbo("enqueue " + storage + " --point '{\"lr\": 0.5, \"layers\": 2, \"opt\": \"sgd\"}'", dir).code, 0);
+  const CmdResult a = run_kbo("ask " + storage + " --n 3", dir);
+  ASSERT_EQ(a.code, 0) << a.err;
+  std::vector<json> asked;
+  std::istringstream lines(a.out);
+  for (std::string line; std::getline(lines, line);) asked.push_back(json::parse(line));
+  ASSERT_EQ(asked.size(), 3u);
+  EXPECT_EQ(asked[0]["trial"], 0);  // the queued trials, in order, same ids
+  EXPECT_EQ(asked[0]["params"]["layers"], 4);
+  EXPECT_EQ(asked[1]["trial"], 1);
+  EXPECT_EQ(asked[1]["params"]["opt"], "sgd");
+  EXPECT_EQ(asked[2]["trial"], 2);  // then a new suggestion
+  json j = run_kbo("show --json " + storage, dir).json();
+  ASSERT_EQ(j["n_trials"], 3);
+  for (const auto& t : j["trials"]) EXPECT_EQ(t["phase"], "asked") << t.dump();
+  // Asked once: a second ask does not hand a queued point out again.
+  const json again = json::parse(run_kbo("ask " + storage, dir).out);
+  EXPECT_EQ(again["trial"], 3);
+  ASSERT_EQ(run_kbo("tell " + storage + " --trial 0 --value 0", dir).code, 0);
+  // Queued after the asks: a worker evaluates it first.
+  ASSERT_EQ(run_kbo("enqueue " + storage + " --point '{\"lr\": 0.1, \"layers\": 1, \"opt\": \"adam\"}'", dir).code, 0);
+  const CmdResult w = run_kbo("worker " + storage + " --study default --max-trials 1 --json -- python3 " +
+                                  quote(dir / "obj.py"),
+                              dir);
+  ASSERT_EQ(w.code, 0) << w.err;
+  j = run_kbo("show --json " + storage, dir).json();
+  ASSERT_EQ(j["n_trials"], 5);
+  EXPECT_EQ(j["trials"][4]["state"], "complete");
+  EXPECT_EQ(j["trials"][4]["params"]["layers"], 1);
+  EXPECT_NEAR(j["trials"][4]["value"].get<double>(), 1.0 + 9.0, 1e-9);  // (log10 0.1 + 2)^2 + (1 - 4)^2
+}

@@ -74,6 +74,32 @@ def test_warm_starts_enqueue_and_tell_before_and_during_a_study():
     assert calls[-1]["layers"] == 1 and calls[-1]["lr"] == pytest.approx(0.5)
 
 
+def test_ask_hands_out_an_enqueued_point_once_before_new_suggestions():
+    s = kbo.Study(None, "q", SPACE, seed=2)
+    s.enqueue({"lr": 0.01, "layers": 4, "opt": "adam"})
+    first = s.ask()
+    assert first.id == 0 and s.params(first) == {"lr": pytest.approx(0.01), "layers": 4, "opt": "adam", "seed": 3}
+    second = s.ask()  # the queued point was handed out: a new suggestion
+    assert second.id == 1 and len(s.trials) == 2
+    s.tell(first, 0.0)
+    s.tell(second, mixed(s.params(second)))
+    s.enqueue({"lr": 0.5, "layers": 1, "opt": "sgd"})  # during the study
+    assert s.params(s.ask())["layers"] == 1
+    assert s.ask().id == 3 and len(s.trials) == 4
+
+
+def test_optimize_with_an_executor_evaluates_enqueued_points_once():
+    import concurrent.futures as cf
+    s = kbo.Study(None, "qe", SPACE, seed=3)
+    s.enqueue({"lr": 0.01, "layers": 4, "opt": "adam"})
+    s.enqueue({"lr": 0.1, "layers": 2, "opt": "sgd"})
+    with cf.ThreadPoolExecutor(2) as ex:
+        res = s.optimize(mixed, n_trials=4, executor=ex)
+    pts = [(s.params(t)["layers"], s.params(t)["opt"]) for t in res.trials]
+    assert pts[:2] == [(4, "adam"), (2, "sgd")] and len(pts) == 4
+    assert all(t.state == "complete" for t in res.trials) and res.best_value < 1e-12
+
+
 def constrained(x):
     # Minimise x0 + x1 on [0, 1]^2 subject to x0^2 + x1^2 >= 1 (c = 1 - |x|^2 <= 0): optimum 1 at (1, 0), (0, 1).
     return float(x[0] + x[1]), [1.0 - float(x[0] ** 2 + x[1] ** 2)]

@@ -295,8 +295,13 @@ TEST_P(StorageContract, LeasesReleasesAndWhoMayFinishAreKeptByEveryBackend) {
   EXPECT_EQ(ts[retries[0].id].lease_until, 0.0);
   EXPECT_FALSE(storage->set_lease("s", asked.id, 1.0));  // not pending any more
 
+  // An ask hands the queued re-offer out first (an asked trial, no heartbeat), and gives it back as queued.
+  const Trial reasked = study.ask(strat, "ask@h:5");
+  EXPECT_EQ(reasked.id, retries[0].id);
+  EXPECT_EQ(pending_phase(connect()->trials("s")[reasked.id]), PendingPhase::Asked);
+  EXPECT_TRUE(storage->release("s", reasked.id, "ask@h:5"));
   // A running trial: only its worker finishes it, unless forced; its worker can hand it back.
-  const Trial run = study.ask(strat, "worker@h:2");
+  const Trial run = storage->ask("s", [](const std::vector<Trial>&) { return Vec{{0.5, 0.5}}; }, "worker@h:2");
   ASSERT_TRUE(storage->heartbeat("s", run.id, "worker@h:2"));
   EXPECT_THROW(connect()->finish("s", run.id, TrialState::Complete, 1.0, "", Teller{}), InputError);
   EXPECT_FALSE(storage->release("s", run.id, "worker@h:3"));

@@ -32,7 +32,7 @@ class SqliteStorage : public Storage {
   void update_study_budget(const std::string& name, std::optional<int> budget) override;
   Trial ask(const std::string& study, const SuggestFn& suggest, const std::string& worker) override;
   std::optional<Trial> claim_pending(const std::string& study, const TrialPredicate& claimable,
-                                     const std::string& worker) override;
+                                     const std::string& worker, bool running = true) override;
   Trial finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
                const std::string& reason, const Teller& by, const std::vector<double>& constraints = {}) override;
   bool set_lease(const std::string& study, int trial_id, double lease_until) override;

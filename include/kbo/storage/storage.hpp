@@ -55,10 +55,11 @@ class Storage {
 
   /// In one write transaction: the lowest-id pending trial for which `claimable` is true gets
   /// `worker` as its new owner (and heartbeat_at = now, so it is not stale before the new owner's first
-  /// heartbeat) and is returned (nullopt if none).
+  /// heartbeat) and is returned (nullopt if none). With running = false (an ask hands the trial out:
+  /// PendingPhase::Asked) the heartbeat stays 0, so the trial waits for a tell instead of looking lost.
   using TrialPredicate = std::function<bool(const Trial&)>;
   virtual std::optional<Trial> claim_pending(const std::string& study, const TrialPredicate& claimable,
-                                             const std::string& worker) = 0;
+                                             const std::string& worker, bool running = true) = 0;
 
   /// In one write transaction: a pending trial becomes complete (value set) or failed (reason set).
   /// InputError (check_finishable) if the trial does not exist, is not pending, or is running under a

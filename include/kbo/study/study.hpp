@@ -101,7 +101,8 @@ class Study {
   StrategyConfig strategy_config() const { return strategy_config_from_json(record_.config); }
   Storage& storage() const { return *storage_; }
 
-  /// Creates a pending trial at the strategy's suggestion. The suggestion is computed from a snapshot of
+  /// Hands out the lowest queued trial (PendingPhase::Queued: enqueued warm starts, re-offered points), if
+  /// any, as an asked trial of `worker`; otherwise creates a pending trial at the strategy's suggestion. The suggestion is computed from a snapshot of
   /// the trials, outside any write lock; a short write transaction then inserts it, unless a trial asked
   /// meanwhile lies within 1 % of the box of it (then it is recomputed from a new snapshot, which sees that
   /// trial as pending). So concurrent askers never share a trial, and a slow ask never blocks tells or
@@ -125,7 +126,8 @@ class Study {
   /// the bad parameter or coordinate.
   Vec point_from_json(const nlohmann::json& point) const;
   /// Queues x to be evaluated next: a pending trial without owner (PendingPhase::Queued), which the next
-  /// `kbo optimize` / `kbo worker` / Study::optimize loop claims before asking the strategy.
+  /// ask (`kbo ask`, Python Study.ask) or `kbo optimize` / `kbo worker` / Study::optimize loop claims
+  /// before asking the strategy — exactly once.
   Trial enqueue(const Vec& x);
   /// Adds a point evaluated elsewhere: a new trial at x, completed with value (and constraints).
   Trial add_evaluated(const Vec& x, double value, const std::vector<double>& constraints = {});

@@ -6,15 +6,17 @@
 
 Relative sampling: at every trial the search space shared by the completed trials (Optuna's intersection
 search space) becomes a kbo params space (FloatDistribution -> kbo.Float, IntDistribution -> kbo.Int,
-CategoricalDistribution -> kbo.Categorical over the choices' positions), the completed trials are told to
-an in-memory kbo study, the running ones are queued as pending (so parallel Optuna workers get different
-points), and kbo suggests the next point. Parameters outside that space, and every parameter during the
-first n_startup_trials trials, are sampled independently by `independent_sampler` (default Optuna's
-RandomSampler), as Optuna's own GP/TPE samplers fall back.
+CategoricalDistribution -> kbo.Categorical over the choices' positions), the completed (and failed) trials
+are told to an in-memory kbo study, the running ones are pending (so parallel Optuna workers get different
+points), and kbo suggests the next point: while fewer than n_startup_trials trials exist, a point of kbo's
+space-filling initial design (Sobol, as kbo.minimize starts), then GP-BO. Parameters outside that space, and
+all of the first trial's (no space is known before a trial completes), are sampled independently by
+`independent_sampler` (default Optuna's RandomSampler), as Optuna's own GP/TPE samplers fall back.
 """
 from __future__ import annotations
 
 import math
+import random
 from typing import Any, Dict, Optional, Sequence
 
 import optuna
@@ -70,14 +72,16 @@ def _from_kbo(dist: BaseDistribution, value: Any) -> Any:
 class KboSampler(BaseSampler):
     """An Optuna sampler running kbo's GP-BO (single objective).
 
-    KboSampler(seed=None, n_startup_trials=5, independent_sampler=None, **options): options are kbo's study
-    options (kernel, acq, beta, fit_restarts, ...; see kbo.minimize)."""
+    KboSampler(seed=None, n_startup_trials=5, independent_sampler=None, **options): n_startup_trials is the
+    size of kbo's initial design (kbo.minimize's init); options are kbo's study options (kernel, acq, beta,
+    fit_restarts, ...; see kbo.minimize)."""
 
     def __init__(self, seed: Optional[int] = None, n_startup_trials: int = 5,
                  independent_sampler: Optional[BaseSampler] = None, **options: Any):
         if n_startup_trials < 1:
             raise ValueError("n_startup_trials must be >= 1")
-        self._seed = 0 if seed is None else int(seed)
+        # seed None: a fresh random seed per sampler (as Optuna's samplers), fixed for its study.
+        self._seed = random.SystemRandom().randrange(2 ** 31) if seed is None else int(seed)
         self._n_startup = int(n_startup_trials)
         self._independent = independent_sampler or RandomSampler(seed=seed)
         self._search_space = IntersectionSearchSpace()
@@ -102,20 +106,26 @@ class KboSampler(BaseSampler):
             raise ValueError("KboSampler supports single-objective studies")
         done = [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
                 if all(n in t.params for n in search_space) and t.value is not None and math.isfinite(t.value)]
-        if len(done) < self._n_startup:
-            return {}
+        failed = [t for t in study.get_trials(deepcopy=False, states=(TrialState.FAIL,))
+                  if all(n in t.params for n in search_space)]
         running = [t for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
                    if t.number != trial.number and all(n in t.params for n in search_space)]
         names = sorted(search_space)
         params = {n: _spec(search_space[n]) for n in names}
         direction = "maximize" if study.direction == optuna.study.StudyDirection.MAXIMIZE else "minimize"
         options = dict(self._options)
-        options.setdefault("seed", self._seed + trial.number)
-        s = kbo.Study(None, "optuna", params, direction=direction, init=1, **options)
+        # One seed for the whole study: the initial design is one Sobol sequence, as in kbo.minimize
+        # (its i-th point goes to the study's i-th trial).
+        options.setdefault("seed", self._seed)
+        s = kbo.Study(None, "optuna", params, direction=direction, init=self._n_startup, **options)
         for t in done:
             s.tell({n: _to_kbo(search_space[n], t.params[n]) for n in names}, float(t.value))
+        for t in failed:  # avoided by the model, and they take their place in the initial design
+            s.enqueue({n: _to_kbo(search_space[n], t.params[n]) for n in names})
+            s.tell_failed(s.ask(), "failed in Optuna")
         for t in running:  # pending: the model fantasises them, so parallel workers spread out
             s.enqueue({n: _to_kbo(search_space[n], t.params[n]) for n in names})
+            s.ask()  # hands the queued point out (pending, asked), so the ask below is a new suggestion
         suggestion = s.params(s.ask())
         return {n: _from_kbo(search_space[n], suggestion[n]) for n in names}
 
