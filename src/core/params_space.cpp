@@ -1,6 +1,7 @@
 // The space of named, typed parameters: encoding to flat points and back (see kbo/core/params.hpp).
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <sstream>
 
 #include "kbo/core/error.hpp"
@@ -79,6 +80,27 @@ ParamsSpace::ParamsSpace(std::vector<ParamDef> params) : params_(std::move(param
     dim_ += width(p);
   }
   box_ = Box(Eigen::Map<Vec>(l.data(), dim_), Eigen::Map<Vec>(h.data(), dim_));
+}
+
+Mat ParamsSpace::sample(int n, SamplingMethod method, Rng& rng) const {
+  Mat X = Space::sample(n, method, rng);
+  if (method != SamplingMethod::Sobol) return X;  // uniform draws (random search, fallbacks) stay i.i.d.
+  // Sobol + argmax over a one-hot block shows the choices unevenly (5 points can miss one of 4 choices), and a
+  // choice the initial design never shows is one the model learns nothing about: a bad first choice can then
+  // hold a whole study. Row r takes choice perm[r mod k] of a random permutation, so every choice appears
+  // ⌊n/k⌋ or ⌈n/k⌉ times (and n < k rows show n distinct ones).
+  for (std::size_t i = 0; i < params_.size(); ++i) {
+    if (params_[i].type != ParamType::Categorical) continue;
+    const int k = static_cast<int>(params_[i].choices.size());
+    std::vector<int> perm(k);
+    for (int c = 0; c < k; ++c) perm[c] = c;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    for (int r = 0; r < n; ++r) {
+      X.row(r).segment(offset_[i], k).setZero();
+      X(r, offset_[i] + perm[r % k]) = 1.0;
+    }
+  }
+  return X;
 }
 
 void ParamsSpace::canonicalize(Vec& x) const {

@@ -144,6 +144,26 @@ TEST(ParamsSpace, EveryIntegerAndChoiceIsEquallyLikelyUnderUniformSampling) {
   for (const char* k : {"ca", "cb", "cc"}) EXPECT_NEAR(count[k], N / 3.0, 5 * std::sqrt(N * 2.0 / 9.0)) << k;
 }
 
+TEST(ParamsSpace, ASobolDesignShowsEveryChoiceInBalance) {
+  ParamsSpace space(params_from_json(nlohmann::json::array({"x=float:0:1", "k=cat:lin,poly,rbf,sig", "b=cat:1,2"})));
+  for (int n : {3, 5, 8, 11}) {
+    for (std::uint64_t seed : {1, 2, 3}) {
+      Rng rng = make_rng(seed);
+      const Mat X = space.sample(n, SamplingMethod::Sobol, rng);
+      std::map<std::string, int> k, b;
+      for (Eigen::Index i = 0; i < X.rows(); ++i) {
+        const nlohmann::json v = space.named(X.row(i).transpose());
+        ++k[v["k"].get<std::string>()];
+        ++b[v["b"].dump()];
+      }
+      // Each choice floor(n/k) or ceil(n/k) times: every one of them as soon as n >= k.
+      EXPECT_EQ(k.size(), static_cast<std::size_t>(std::min(n, 4))) << "n = " << n;
+      for (const auto& [choice, c] : k) EXPECT_TRUE(c == n / 4 || c == (n + 3) / 4) << choice << " n = " << n;
+      for (const auto& [choice, c] : b) EXPECT_TRUE(c == n / 2 || c == (n + 1) / 2) << choice << " n = " << n;
+    }
+  }
+}
+
 TEST(ParamsSpace, CanonicalizeRoundsIntegersAndOneHotsCategories) {
   ParamsSpace space(params_from_json(nlohmann::json::array({"n=int:1:8", "c=cat:a,b,c", "w=int:1:100:log"})));
   Vec x(5);

@@ -66,6 +66,8 @@ class ParamsSpace : public Space {
   explicit ParamsSpace(std::vector<ParamDef> params);  // InputError for a bad list (see params_from_json)
   int dim() const override { return dim_; }
   const Box& bounds() const override { return box_; }
+  /// Space::sample; a Sobol design also shows every choice of each categorical parameter (balanced, see .cpp).
+  Mat sample(int n, SamplingMethod method, Rng& rng) const override;
   void canonicalize(Vec& x) const override;
   std::string describe() const override;
   std::string kind() const override { return "params"; }
