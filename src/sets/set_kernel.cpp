@@ -1,6 +1,7 @@
 #include "kbo/sets/set_kernel.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <sstream>
@@ -305,13 +306,20 @@ KernelPtr make_set_kernel(const std::string& base, int m, int d, bool ard, SetKe
     }
     case SetKernelType::Max: {
       // max over the m! orderings of the elements = the invariance module's max kernel over permutations
-      // of m blocks of d coordinates (exact: a Hungarian assignment per pair). The base is isotropic, as
-      // for every invariant kernel of the model (make_model_kernel): the exact orbit fast path needs it.
-      KernelPtr b = std::make_unique<StationaryKernel>(type, m * d, false);
+      // of m blocks of d coordinates (exact: a Hungarian assignment per pair). With ard the d lengthscales
+      // of an element are tied across the m elements (MaxKernel's tied mode); without, one lengthscale.
+      KernelPtr b = std::make_unique<StationaryKernel>(type, m * d, ard && d > 1);
       // Hyperparameters fitted on the max kernel itself (docs/bench/structure.md measures it against the
       // paper's fit on the base kernel).
+      if (std::getenv("KBO_SET_AVG")) {
+        KernelPtr bi = std::make_unique<StationaryKernel>(type, m * d, false);
+        return make_invariant_kernel(std::move(bi), "blocks:" + std::to_string(m), InvariantKernelType::Average,
+                                     Vec::Constant(m * d, 0.5), nlohmann::json{{"fit", "kernel"}, {"normalize", true}});
+      }
+      nlohmann::json o{{"fit", "kernel"}};
+      if (const char* p = std::getenv("KBO_SETMAX_PROJ")) o["projection"] = p;
       return make_invariant_kernel(std::move(b), "blocks:" + std::to_string(m), InvariantKernelType::Max,
-                                   Vec::Constant(m * d, 0.5), nlohmann::json{{"fit", "kernel"}});
+                                   Vec::Constant(m * d, 0.5), o, ard && d > 1);
     }
     case SetKernelType::Auto:
       break;
