@@ -52,7 +52,7 @@ double min_dist2(const Vec& x, int m, int d, const Vec& p) {
   return best;
 }
 
-const std::vector<std::string> kSetMethods{"flat", "flat-iso", "random", "set-full", "set-normalized", "set-max", "set-auto"};
+const std::vector<std::string> kSetMethods{"flat", "flat-iso", "random", "set-full", "set-normalized", "set-max", "set-average", "set-auto"};
 const std::vector<std::string> kGroupMethods{"flat", "random", "max", "average", "auto"};
 
 StructureProblem facility() {

@@ -251,10 +251,11 @@ std::vector<OptionSpec> build_table() {
         o.strategy.invariant_kernel = one_of<InvariantKernelType>("invariant_kernel", v);
       });
   add("set-kernel", K::String, kStrategy, "set_kernel",
-      "full | approx | normalized | normalized-approx | max | auto (default auto; space set): mean-pair set "
-      "kernel exact/approximate, the same normalised to constant prior variance, max over element orderings, "
-      "or auto = normalized, max and the plain ARD kernel on the sorted flat vector, the higher MAP objective "
-      "models at every refit",
+      "full | approx | normalized | normalized-approx | max | average | auto (default average; space set): "
+      "mean-pair set kernel exact/approximate, the same normalised to constant prior variance, max over "
+      "element orderings, the normalised mean over element orderings (m! terms: for large sets use "
+      "normalized), or auto = normalized, max and the plain ARD kernel on the sorted flat vector, the higher "
+      "MAP objective models at every refit",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.set_kernel = one_of<SetKernelType>("set_kernel", v); });
   add("set-L", K::Int, kStrategy, "set_L", "subset size L of the approximate set kernel (0 = m)",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.set_L = static_cast<int>(int_in("set_L", v, 0, 1000000)); });
@@ -497,6 +498,9 @@ void check_study_options(const StudyOptions& o, const nlohmann::json& space_json
         throw InputError("option 'ard' is not used with options.invariance.fit 'base' (one lengthscale for all "
                          "coordinates)");
     }
+    if (spec->name == "ard" && c.ard && space->kind() == "set" && c.set_kernel == SetKernelType::Average)
+      throw InputError("option 'ard' is not used with set_kernel 'average' (it uses one lengthscale; max, normalized "
+                       "and auto honour ARD)");
   }
   if (o.given.count("options")) {
     const nlohmann::json sections = normalized_module_options(c);
