@@ -320,9 +320,12 @@ KernelPtr make_set_kernel(const std::string& base, int m, int d, bool ard, SetKe
       // variance would peak at degenerate sets (fixed points of every ordering). One lengthscale: the
       // orbit average's one-sided form needs an isotropic base (ARD made no difference to the flat GP on
       // the set problems of docs/bench/structure.md). m! terms per entry: for large sets use normalized.
+      // The signal variance scales the normalised kernel (keep_variance), so it is a fitted amplitude, not a
+      // dead parameter.
       KernelPtr b = std::make_unique<StationaryKernel>(type, m * d, false);
-      return make_invariant_kernel(std::move(b), "blocks:" + std::to_string(m), InvariantKernelType::Average,
-                                   Vec::Constant(m * d, 0.5), nlohmann::json{{"fit", "kernel"}, {"normalize", true}});
+      KernelPtr avg = make_invariant_kernel(std::move(b), "blocks:" + std::to_string(m), InvariantKernelType::Average,
+                                            Vec::Constant(m * d, 0.5), nlohmann::json{{"fit", "kernel"}});
+      return std::make_unique<NormalizedKernel>(std::move(avg), /*keep_variance=*/true);
     }
     case SetKernelType::Auto:
       break;

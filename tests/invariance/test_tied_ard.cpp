@@ -151,3 +151,45 @@ TEST(TiedArd, ModelKernelsTieArdWhereTheGroupAllows) {
 
 }  // namespace
 }  // namespace kbo
+
+namespace kbo {
+namespace {
+
+// --set-kernel average (the default): v·k̄(X, Y)/√(k̄(X, X) k̄(Y, Y)) with k̄ the mean of an isotropic Matérn-5/2
+// over the m! orderings of Y's elements, written out here.
+TEST(SetAverageKernel, EqualsTheNormalisedMeanOverOrderings) {
+  const int m = 3, d = 2;
+  const KernelPtr k = make_set_kernel("matern52", m, d, false, SetKernelType::Average, 0, 1);
+  ASSERT_EQ(k->num_params(), 2);
+  const double ell = 0.3, v = 1.7;
+  k->set_log_params((Vec(2) << std::log(ell), std::log(v)).finished());
+  auto kbar = [&](const Vec& x, const Vec& y) {
+    std::vector<int> p(m);
+    std::iota(p.begin(), p.end(), 0);
+    double sum = 0.0;
+    int count = 0;
+    do {
+      double r2 = 0.0;
+      for (int e = 0; e < m; ++e)
+        for (int c = 0; c < d; ++c) r2 += std::pow((x[e * d + c] - y[p[e] * d + c]) / ell, 2);
+      sum += matern52(std::sqrt(r2));
+      ++count;
+    } while (std::next_permutation(p.begin(), p.end()));
+    return sum / count;
+  };
+  Rng rng = make_rng(21);
+  const Mat X = random_points(4, m * d, rng), Y = random_points(3, m * d, rng);
+  const Mat K = k->cross(X, Y);
+  for (int i = 0; i < X.rows(); ++i)
+    for (int j = 0; j < Y.rows(); ++j) {
+      const Vec x = X.row(i).transpose(), y = Y.row(j).transpose();
+      EXPECT_NEAR(K(i, j), v * kbar(x, y) / std::sqrt(kbar(x, x) * kbar(y, y)), 1e-10);
+    }
+  // Every set, degenerate or spread, has the prior variance v.
+  const Vec degenerate = Vec::Constant(m * d, 0.4);
+  EXPECT_NEAR((*k)(degenerate, degenerate), v, 1e-12);
+  EXPECT_NEAR((*k)(X.row(0).transpose(), X.row(0).transpose()), v, 1e-12);
+}
+
+}  // namespace
+}  // namespace kbo
