@@ -52,7 +52,7 @@ double min_dist2(const Vec& x, int m, int d, const Vec& p) {
   return best;
 }
 
-const std::vector<std::string> kSetMethods{"flat", "random", "set-full", "set-normalized", "set-max", "set-auto"};
+const std::vector<std::string> kSetMethods{"flat", "flat-iso", "random", "set-full", "set-normalized", "set-max", "set-average", "set-auto"};
 const std::vector<std::string> kGroupMethods{"flat", "random", "max", "average", "auto"};
 
 StructureProblem facility() {
@@ -207,8 +207,9 @@ void method_setup(const StructureProblem& p, const std::string& method, std::uin
     space = std::make_shared<BoxSpace>(p.box);
     return;
   }
-  if (method == "flat") {
+  if (method == "flat" || method == "flat-iso") {
     space = std::make_shared<BoxSpace>(p.box);
+    c.ard = method == "flat";  // flat-iso: one lengthscale (how much of the flat GP's edge is ARD)
     return;
   }
   if (p.is_set) {

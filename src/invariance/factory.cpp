@@ -54,7 +54,7 @@ KernelPtr make_invariant_kernel(KernelPtr base, const std::string& invariance, c
 }
 
 KernelPtr make_invariant_kernel(KernelPtr base, const std::string& invariance, InvariantKernelType mode,
-                                const Vec& center, const nlohmann::json& options_in) {
+                                const Vec& center, const nlohmann::json& options_in, bool tied_ard) {
   const nlohmann::json options = options_in.is_null() ? nlohmann::json::object() : options_in;
   if (!base) throw InputError("invariant kernel: base kernel is null");
   GroupPtr group = make_group(invariance, static_cast<int>(center.size()), options);
@@ -68,11 +68,12 @@ KernelPtr make_invariant_kernel(KernelPtr base, const std::string& invariance, I
     if (o.normalize)
       throw InputError("invariant kernel option \"normalize\" applies to the average kernel only (k_max(x,x) is "
                        "already the base variance)");
-    MaxKernel mk(std::move(base), group, center, o.path, fit_on_base);
+    MaxKernel mk(std::move(base), group, center, o.path, fit_on_base, tied_ard);
     const bool project =
         o.projection == MaxProjection::Always || (o.projection == MaxProjection::Auto && !mk.known_psd());
     return std::make_unique<ProjectedKernel>(std::move(mk), o.eig_threshold, project);
   }
+  if (tied_ard) throw InputError("tied ARD lengthscales are implemented for the max invariant kernel only");
   // Scaling's factor rule integrates a smooth function of log a: 16 Gauss–Legendre nodes suffice.
   const int quad = quad_given ? o.quadrature : (group->action() == GroupAction::Scalings ? 16 : 64);
   KernelPtr avg = std::make_unique<AveragedKernel>(std::move(base), group, center, quad, fit_on_base);

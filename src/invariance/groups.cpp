@@ -171,6 +171,26 @@ Vec Group::random_apply(const Vec& z, Rng& rng) const { return random_element(rn
 
 void Group::align(const Vec& z, const Vec& w, Vec& z_out, Vec& w_out) const { align_brute_force(z, w, z_out, w_out); }
 
+std::vector<int> Group::lengthscale_classes() const {
+  std::vector<int> parent(dim_);
+  std::iota(parent.begin(), parent.end(), 0);
+  if (is_finite() && order() <= 1e5) {
+    std::function<int(int)> root = [&](int i) { return parent[i] == i ? i : parent[i] = root(parent[i]); };
+    for_each_element([&](const SignedPerm& g) {
+      for (int i = 0; i < dim_; ++i) parent[root(i)] = root(g.perm[i]);
+    });
+    std::vector<int> label(dim_, -1), out(dim_);
+    int next = 0;
+    for (int i = 0; i < dim_; ++i) {
+      const int r = root(i);
+      if (label[r] < 0) label[r] = next++;
+      out[i] = label[r];
+    }
+    return out;
+  }
+  return std::vector<int>(dim_, 0);
+}
+
 void Group::align_brute_force(const Vec& z, const Vec& w, Vec& z_out, Vec& w_out) const {
   double best = std::numeric_limits<double>::infinity();
   z_out = z;
@@ -264,6 +284,12 @@ SignedPerm SignFlipGroup::random_element(Rng& rng) const {
   return g;
 }
 
+std::vector<int> SignFlipGroup::lengthscale_classes() const {
+  std::vector<int> out(dim_);
+  std::iota(out.begin(), out.end(), 0);
+  return out;
+}
+
 void SignFlipGroup::align(const Vec& z, const Vec& w, Vec& z_out, Vec& w_out) const {
   z_out = z;
   w_out.resize(z.size());
@@ -329,6 +355,12 @@ void BlockPermutationGroup::for_each_element(const std::function<void(const Sign
 
 SignedPerm BlockPermutationGroup::random_element(Rng& rng) const {
   return from_block_perm(random_permutation(blocks_, rng));
+}
+
+std::vector<int> BlockPermutationGroup::lengthscale_classes() const {
+  std::vector<int> out(dim_);
+  for (int i = 0; i < dim_; ++i) out[i] = i % block_size();
+  return out;
 }
 
 void BlockPermutationGroup::align(const Vec& z, const Vec& w, Vec& z_out, Vec& w_out) const {

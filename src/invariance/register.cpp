@@ -2,6 +2,7 @@
 // orbit-averaged kernel around config.invariance's group) and the "invariance" options section.
 #include "kbo/invariance/register.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "kbo/invariance/groups.hpp"
@@ -57,16 +58,37 @@ Vec group_center(const StrategyConfig& c, const Space& space) {
   return space.bounds().to_unit(x);
 }
 
+// --ard with invariance: the max kernel's lengthscales tied across the coordinates the group mixes
+// (Group::lengthscale_classes) — one per coordinate for signflip, one per element coordinate for blocks:K.
+// Where the group mixes every coordinate (permutation, hyperoctahedral, cyclic, rotation, scaling) the tie
+// leaves one lengthscale, i.e. the isotropic base. The average kernel and the paper's fit on the base
+// kernel keep one lengthscale (the tie is implemented for the max kernel fitted on itself).
+bool tied_ard(const StrategyConfig& c, const Space& space, InvariantKernelType mode) {
+  if (!c.ard || mode != InvariantKernelType::Max) return false;
+  const nlohmann::json o = model_invariance_options(c);
+  if (!o.is_object() || o.value("fit", std::string("kernel")) != "kernel") return false;
+  const GroupPtr g = make_group(c.invariance, space.dim(), invariance_options(c));
+  if (!g || !g->is_finite() || !g->is_isometric()) return false;
+  const std::vector<int> cls = g->lengthscale_classes();
+  return *std::max_element(cls.begin(), cls.end()) > 0;
+}
+
+KernelPtr invariant_model_kernel(const StrategyConfig& c, const Space& space, InvariantKernelType mode) {
+  const bool tied = tied_ard(c, space, mode);
+  KernelPtr base = model_kernels().get(c.kernel).make(space.dim(), tied, 1.0 / 3.0, 1.0);
+  return make_invariant_kernel(std::move(base), c.invariance, mode, group_center(c, space),
+                               model_invariance_options(c), tied);
+}
+
 }  // namespace
 
 void register_invariance_module() {
   register_builtin_groups();
   kernel_structures().add(
       "invariance",
-      {[](KernelPtr base, const StrategyConfig& c, const Space& space) {
+      {[](KernelPtr /*base*/, const StrategyConfig& c, const Space& space) {
          check_widths(c, space);
-         return make_invariant_kernel(std::move(base), c.invariance, c.invariant_kernel,
-                                      group_center(c, space), model_invariance_options(c));
+         return invariant_model_kernel(c, space, c.invariant_kernel);  // its base: tied ARD or isotropic
        },
        [](const StrategyConfig& c, int dim) {
          if (dim > 0) make_group(c.invariance, dim, invariance_options(c));
@@ -86,9 +108,7 @@ void register_invariance_module() {
          std::vector<NamedKernel> out;
          if (c.invariant_kernel != InvariantKernelType::Auto) return out;
          check_widths(c, space);
-         KernelPtr base = model_kernels().get(c.kernel).make(space.dim(), false, 1.0 / 3.0, 1.0);
-         out.push_back({"max", make_invariant_kernel(std::move(base), c.invariance, InvariantKernelType::Max,
-                                                     group_center(c, space), model_invariance_options(c))});
+         out.push_back({"max", invariant_model_kernel(c, space, InvariantKernelType::Max)});
          return out;
        }});
   option_sections().add("invariance",

@@ -51,11 +51,10 @@ KernelPtr make_model_kernel(const StrategyConfig& config, const Space& space) {
   if (config.set_kernel != StrategyConfig{}.set_kernel || config.set_L != 0)
     throw InputError("set_kernel/set_L need a set space (--space set)");
   // Lengthscale 1/3 on the unit cube: the mode of the default Gamma(3, 6) lengthscale prior.
-  // Structured (invariant) kernels use an isotropic base: the exact orbit fast paths need it (an ARD
-  // base falls back to |G|² enumeration per entry), and a group that mixes coordinates treats them alike.
-  const bool structured = config.invariance != "none";
-  KernelPtr base = model_kernels().get(config.kernel).make(space.dim(), structured ? false : config.ard, 1.0 / 3.0, 1.0);
-  if (!structured) return base;
+  // Structured (invariant) kernels build their own base (isotropic, or ARD tied across the coordinates the
+  // group mixes: the invariance module's registration).
+  KernelPtr base = model_kernels().get(config.kernel).make(space.dim(), config.ard, 1.0 / 3.0, 1.0);
+  if (config.invariance == "none") return base;
   return kernel_structures().get("invariance").wrap(std::move(base), config, space);
 }
 

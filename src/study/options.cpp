@@ -251,10 +251,11 @@ std::vector<OptionSpec> build_table() {
         o.strategy.invariant_kernel = one_of<InvariantKernelType>("invariant_kernel", v);
       });
   add("set-kernel", K::String, kStrategy, "set_kernel",
-      "full | approx | normalized | normalized-approx | max | auto (default auto; space set): mean-pair set "
-      "kernel exact/approximate, the same normalised to constant prior variance, max over element orderings, "
-      "or auto = normalized, max and the plain ARD kernel on the sorted flat vector, the higher MAP objective "
-      "models at every refit",
+      "full | approx | normalized | normalized-approx | max | average | auto (default average; space set): "
+      "mean-pair set kernel exact/approximate, the same normalised to constant prior variance, max over "
+      "element orderings, the normalised mean over element orderings (m! terms: for large sets use "
+      "normalized), or auto = normalized, max and the plain ARD kernel on the sorted flat vector, the higher "
+      "MAP objective models at every refit",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.set_kernel = one_of<SetKernelType>("set_kernel", v); });
   add("set-L", K::Int, kStrategy, "set_L", "subset size L of the approximate set kernel (0 = m)",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.set_L = static_cast<int>(int_in("set_L", v, 0, 1000000)); });
@@ -486,14 +487,20 @@ void check_study_options(const StudyOptions& o, const nlohmann::json& space_json
                        join(used_options) + ")");
     if (auto it = why_unused.find(spec->field); it != why_unused.end())
       throw InputError("option '" + name + "' is not used with " + it->second);
-    // Invariant kernels take an isotropic base kernel: an explicit request for ARD cannot be honoured.
-    if (spec->name == "ard" && c.ard && c.invariance != "none")
-      throw InputError("option 'ard' is not used with invariance '" + c.invariance +
-                       "' (invariant kernels use one lengthscale for all coordinates)");
-    // The set max kernel is the block-permutation max kernel: isotropic for the same reason. (auto honours
-    // ARD in its normalised and flat candidates.)
-    if (spec->name == "ard" && c.ard && space->kind() == "set" && c.set_kernel == SetKernelType::Max)
-      throw InputError("option 'ard' is not used with set_kernel 'max' (it uses one lengthscale for all coordinates)");
+    // Invariant kernels: ARD is honoured by the max kernel fitted on itself (lengthscales tied across the
+    // coordinates the group mixes); the average kernel and the fit on the base kernel use one lengthscale.
+    if (spec->name == "ard" && c.ard && c.invariance != "none") {
+      const nlohmann::json inv = c.module_options.value("invariance", nlohmann::json::object());
+      if (c.invariant_kernel == InvariantKernelType::Average)
+        throw InputError("option 'ard' is not used with invariant_kernel 'average' (it uses one lengthscale for all "
+                         "coordinates; max and auto tie ARD lengthscales across the coordinates the group mixes)");
+      if (inv.is_object() && inv.value("fit", std::string("kernel")) == "base")
+        throw InputError("option 'ard' is not used with options.invariance.fit 'base' (one lengthscale for all "
+                         "coordinates)");
+    }
+    if (spec->name == "ard" && c.ard && space->kind() == "set" && c.set_kernel == SetKernelType::Average)
+      throw InputError("option 'ard' is not used with set_kernel 'average' (it uses one lengthscale; max, normalized "
+                       "and auto honour ARD)");
   }
   if (o.given.count("options")) {
     const nlohmann::json sections = normalized_module_options(c);

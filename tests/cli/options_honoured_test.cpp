@@ -57,7 +57,8 @@ TEST(OptionsHonoured, OptionsOfAnInactivePartAreRejectedToo) {
   expect_rejected_before_any_trial({box + "--invariant-kernel average", {"option 'invariant_kernel'", "without invariance"}}, dir);
   expect_rejected_before_any_trial({box + "--set-kernel approx", {"option 'set_kernel'", "'box' space"}}, dir);
   expect_rejected_before_any_trial({box + "--set-L 2", {"option 'set_L'", "'box' space"}}, dir);
-  expect_rejected_before_any_trial({box + "--invariance permutation --ard", {"option 'ard'", "invariance 'permutation'"}}, dir);
+  expect_rejected_before_any_trial({box + "--invariance permutation --invariant-kernel average --ard",
+                                    {"option 'ard'", "invariant_kernel 'average'"}}, dir);
   // Options sections the configuration does not read.
   expect_rejected_before_any_trial({box + "--options '{\"agpucb\": {\"lambda\": 0.1}}'", {"section 'agpucb'", "strategy 'gpucb'"}}, dir);
   expect_rejected_before_any_trial({box + "--options '{\"invariance\": {\"path\": \"brute\"}}'", {"section 'invariance'"}}, dir);
@@ -88,7 +89,8 @@ TEST(OptionsHonoured, HonouredOptionsStillWork) {
                                  "--strategy agpucb --options '{\"agpucb\": {\"lambda\": 0.2}}'",
                                  "--strategy random --seed 3", "--acq ei --kernel rbf --no-ard --fit-restarts 1",
                                  "--beta-schedule chowdhury --options '{\"rkhs_bound\": 2}'",
-                                 "--invariance permutation --invariant-kernel average --no-ard"}) {
+                                 "--invariance permutation --invariant-kernel average --no-ard",
+                                 "--invariance signflip --ard", "--space set --set-size 2 --set-kernel max --ard"}) {
     const CmdResult r = run_kbo("optimize " + box + opt_text, dir);
     EXPECT_EQ(r.code, 0) << opt_text << "\n" << r.err;
   }

@@ -31,14 +31,14 @@ bool degenerate(const std::vector<double>& x, double tol) {
   return true;
 }
 
-// The default (no --set-kernel) and the kernels it chooses between: no BO suggestion after the initial design
+// The default (no --set-kernel: average) and the other structured kernels: no BO suggestion after the initial design
 // is a degenerate set on an objective whose optimum has distinct elements. (The mean-pair kernel,
 // --set-kernel full, proposes only such sets here: its prior variance k(X, X) is largest when all elements
 // coincide. The normalised one still proposes some — docs/bench/structure.md.)
 TEST(StructureCli, SetKernelsDoNotProposeDegenerateSets) {
   TempDir dir("structure_degenerate");
   write_covering(dir);
-  for (const std::string kernel : {"", "max", "auto"}) {
+  for (const std::string kernel : {"", "max", "average", "auto"}) {
     const std::string flag = kernel.empty() ? "" : " --set-kernel " + kernel;
     const CmdResult r = run_kbo("optimize --objective 'python3 " + (dir / "cover.py") +
                                     " {x}' --space set --set-size 3 --bounds 0:1,0:1 --init 5 --iters 12 --seed 3 "
@@ -52,11 +52,14 @@ TEST(StructureCli, SetKernelsDoNotProposeDegenerateSets) {
       if (t["id"].get<int>() < 5) continue;
       ++bo;
       const auto x = t["x"].get<std::vector<double>>();
-      EXPECT_FALSE(degenerate(x, 1e-3)) << "--set-kernel " << (kernel.empty() ? "(default)" : kernel) << ": trial "
+      // auto may let the normalised candidate model a step, and that one can propose degenerate sets
+      // (docs/bench/structure.md); its per-trial report is checked below.
+      if (kernel != "auto")
+        EXPECT_FALSE(degenerate(x, 1e-3)) << "--set-kernel " << (kernel.empty() ? "(default)" : kernel) << ": trial "
                                         << t["id"] << " proposes a degenerate set";
     }
     EXPECT_EQ(bo, 12);
-    if (kernel == "auto" || kernel.empty()) {
+    if (kernel == "auto") {
       // auto reports the kernel that modelled each BO trial, in --json and in `kbo show`.
       for (const auto& t : j["trials"])
         if (t["id"].get<int>() >= 5) {

@@ -100,6 +100,12 @@ class Group {
   void align_brute_force(const Vec& z, const Vec& w, Vec& z_out, Vec& w_out) const;
   /// ∂z_out/∂z with the optimal group element held fixed (identity for isometric groups).
   virtual Mat align_jacobian(const Vec& z) const { return Mat::Identity(z.size(), z.size()); }
+  /// Tied ARD: class c(i) of every coordinate such that each element maps coordinate i only onto
+  /// coordinates of the same class, so a diagonal scaling constant on classes commutes with the group and
+  /// an ARD kernel with one lengthscale per class stays invariant (MaxKernel's tied mode). Default: the
+  /// orbits of the coordinates under the enumerated elements (finite groups up to 1e5 elements), else one
+  /// class (a scalar scaling commutes with every linear action).
+  virtual std::vector<int> lengthscale_classes() const;
 
  protected:
   explicit Group(int dim);
@@ -132,6 +138,7 @@ class SignFlipGroup : public Group {
   void for_each_element(const std::function<void(const SignedPerm&)>& f) const override;
   SignedPerm random_element(Rng& rng) const override;
   void align(const Vec& z, const Vec& w, Vec& z_out, Vec& w_out) const override;
+  std::vector<int> lengthscale_classes() const override;  // every coordinate its own class
 };
 
 /// Signed permutations B_D (|G| = 2^D D!).
@@ -159,6 +166,7 @@ class BlockPermutationGroup : public Group {
   void align(const Vec& z, const Vec& w, Vec& z_out, Vec& w_out) const override;
   int blocks() const { return blocks_; }
   int block_size() const { return dim_ / blocks_; }
+  std::vector<int> lengthscale_classes() const override;  // coordinate j of every block: class j
  private:
   SignedPerm from_block_perm(const std::vector<int>& bp) const;
   int blocks_;

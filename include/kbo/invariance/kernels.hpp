@@ -58,14 +58,22 @@ OrbitPath parse_orbit_path(const std::string& s);  // "auto" | "fast" | "brute"
 /// Raw max kernel max_g k(x, g y) (two-sided for non-isotropic bases).
 class MaxKernel : public Kernel, public FitSurrogateProvider {
  public:
-  MaxKernel(KernelPtr base, GroupPtr group, Vec center, OrbitPath path = OrbitPath::Auto, bool fit_on_base = true);
+  /// tied_ard: the base is an ARD stationary kernel whose lengthscales are tied across the coordinates
+  /// the group mixes (Group::lengthscale_classes: one lengthscale per class, e.g. d for m points in R^d
+  /// under blocks:m, one per coordinate for signflip). The kernel's parameters are then the class
+  /// lengthscales and the variance; the exact fast paths run on the coordinates divided by their
+  /// lengthscales (the scaling commutes with the group), and the base kernel is invariant, so no
+  /// two-sided form is needed.
+  MaxKernel(KernelPtr base, GroupPtr group, Vec center, OrbitPath path = OrbitPath::Auto, bool fit_on_base = true,
+            bool tied_ard = false);
   MaxKernel(const MaxKernel& o);
   std::unique_ptr<Kernel> clone() const override { return std::make_unique<MaxKernel>(*this); }
   std::string describe() const override;
-  Vec log_params() const override { return base_->log_params(); }
-  void set_log_params(const Vec& p) override { base_->set_log_params(p); }
-  std::vector<std::string> param_names() const override { return base_->param_names(); }
-  std::vector<ParamSpec> param_specs() const override { return base_->param_specs(); }
+  Vec log_params() const override;
+  void set_log_params(const Vec& p) override;
+  std::vector<std::string> param_names() const override;
+  std::vector<ParamSpec> param_specs() const override;
+  bool tied_ard() const { return tied_; }
 
   Mat cross(const Mat& X, const Mat& Y) const override;
   Mat gram(const Mat& X) const override;
@@ -93,11 +101,19 @@ class MaxKernel : public Kernel, public FitSurrogateProvider {
   Mat cross_fast(const Mat& X, const Mat& Y, bool symmetric) const;
   Mat cross_brute(const Mat& X, const Mat& Y) const;
 
+  // Rows of Z (centred) divided by the per-coordinate lengthscales (tied mode; identity otherwise).
+  Mat scaled(const Mat& Z) const;
+  Vec scale_;  // tied mode: 1/ℓ per coordinate (refreshed by set_log_params)
+  void refresh_scale();
+
   KernelPtr base_;
   GroupPtr group_;
   Vec center_;
-  const StationaryKernel* iso_ = nullptr;  // base_ if it is an isotropic StationaryKernel
-  bool fast_ = false, two_sided_ = false, fit_on_base_ = true;
+  const StationaryKernel* iso_ = nullptr;   // base_ if it is an isotropic StationaryKernel
+  const StationaryKernel* stat_ = nullptr;  // base_ in tied mode (ARD StationaryKernel)
+  bool fast_ = false, two_sided_ = false, fit_on_base_ = true, tied_ = false;
+  std::vector<int> classes_;                // tied mode: lengthscale class per coordinate
+  std::vector<int> class_first_;            // tied mode: first coordinate of each class
   std::vector<SignedPerm> elements_;        // brute-force path only
 };
 
@@ -278,8 +294,11 @@ struct InvariantOptions {
 /// rotation|scaling|custom ("none" returns base unchanged); mode: max|average; center: the group's
 /// centre in the kernel's input coordinates (0.5·1 on the unit cube). InputError naming the allowed
 /// values otherwise.
+/// tied_ard (max mode, ARD stationary base): lengthscales tied across the coordinates the group mixes
+/// (MaxKernel's tied mode).
 KernelPtr make_invariant_kernel(KernelPtr base, const std::string& invariance, InvariantKernelType mode,
-                                const Vec& center, const nlohmann::json& options = nlohmann::json::object());
+                                const Vec& center, const nlohmann::json& options = nlohmann::json::object(),
+                                bool tied_ard = false);
 /// The same with mode as text (parsed here: InputError naming max, average).
 KernelPtr make_invariant_kernel(KernelPtr base, const std::string& invariance, const std::string& mode,
                                 const Vec& center, const nlohmann::json& options = nlohmann::json::object());

@@ -24,9 +24,11 @@ enum class InvariantKernelType { Max, Average, Auto };
 /// The kernel of a set space (sets module): the mean-pair set kernel of Kim et al., exact or approximate;
 /// the same normalised to unit correlation k(X,Y)/√(k(X,X)k(Y,Y)) (times the signal variance), exact or
 /// approximate; the max over element permutations (block-permutation max kernel of the invariance
-/// module); or Auto: the normalised and max kernels and the plain ARD kernel on the flat (sorted) vector,
-/// fitted at every refit, the highest MAP objective models (docs/bench/structure.md).
-enum class SetKernelType { Full, Approx, Normalized, NormalizedApprox, Max, Auto };
+/// module); Average: the normalised mean of k(X, πY) over the m! element orderings π (the invariance
+/// module's normalised orbit-averaged kernel over block permutations: PSD, invariant, constant prior
+/// variance; the default, docs/bench/structure.md); or Auto: the normalised and max kernels and the plain
+/// ARD kernel on the flat (sorted) vector, fitted at every refit, the highest MAP objective models.
+enum class SetKernelType { Full, Approx, Normalized, NormalizedApprox, Max, Average, Auto };
 
 template <>
 struct EnumNames<InvariantKernelType> {
@@ -35,12 +37,13 @@ struct EnumNames<InvariantKernelType> {
 };
 template <>
 struct EnumNames<SetKernelType> {
-  static constexpr std::array<std::pair<SetKernelType, const char*>, 6> table{
+  static constexpr std::array<std::pair<SetKernelType, const char*>, 7> table{
       {{SetKernelType::Full, "full"},
        {SetKernelType::Approx, "approx"},
        {SetKernelType::Normalized, "normalized"},
        {SetKernelType::NormalizedApprox, "normalized-approx"},
        {SetKernelType::Max, "max"},
+       {SetKernelType::Average, "average"},
        {SetKernelType::Auto, "auto"}}};
   static constexpr std::array<std::pair<SetKernelType, const char*>, 2> aliases{
       {{SetKernelType::Normalized, "normalised"}, {SetKernelType::NormalizedApprox, "normalised-approx"}}};
@@ -63,7 +66,7 @@ struct EnumNames<SetKernelType> {
   X(AcqOptimizerOptions, acq_optimizer, {})                                                                   \
   X(std::string, invariance, "none")             /* group spec (invariance module), e.g. perm, blocks:4  */ \
   X(InvariantKernelType, invariant_kernel, InvariantKernelType::Max)                                          \
-  X(SetKernelType, set_kernel, SetKernelType::Auto)                                                           \
+  X(SetKernelType, set_kernel, SetKernelType::Average)                                                           \
   X(int, set_L, 0)                               /* approx set kernel subset size (0 ⇒ m)                */ \
   X(FantasyMode, fantasy, FantasyMode::KrigingBeliever) /* what pending trials contribute, fantasy.hpp   */ \
   X(nlohmann::json, module_options, nlohmann::json::object()) /* sections: bo, agpucb, invariance, …     */ \
