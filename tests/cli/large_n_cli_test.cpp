@@ -15,7 +15,8 @@ int subset_trials(const std::string& bo, const TempDir& dir) {
       run_kbo("optimize --problem branin --init 5 --iters 6 --seed 2 --storage memory --json --options " + quote(bo), dir);
   EXPECT_EQ(r.code, 0) << r.err;
   int count = 0;
-  for (const auto& t : r.json()["trials"])
+  const json out = r.json();
+  for (const auto& t : out["trials"])
     if (t.contains("info") && t["info"].contains("model")) {
       EXPECT_EQ(t["info"]["model"]["kind"], "subset");
       EXPECT_LE(t["info"]["model"]["rows"].get<int>(), 6);  // 4 nearest + 2 spread
