@@ -267,7 +267,7 @@ int run_bench_scale(int argc, char** argv) {
     md << "| " << n << " | " << cell(worker, "%.3f") << " | " << cell(row["ask_fresh_s"].get<double>(), "%.3f") << " | "
        << cell(row["first_ask_s"].get<double>(), "%.2f") << " | " << cell(row.value("ask_worker_subset_s", -1.0), "%.3f")
        << " | " << cell(row.value("refit_every_ask_s", -1.0), "%.2f") << " | " << cell(chol, "%.3f") << " | "
-       << cell(chol > 0.0 ? worker / chol : -1.0, "%.1f") << " | " << cell(row["peak_rss_mb"].get<double>(), "%.0f")
+       << cell(chol > 0.0 ? worker / chol : -1.0, "%.3g") << " | " << cell(row["peak_rss_mb"].get<double>(), "%.0f")
        << " | " << row["load"].get<std::string>() << " |\n";
     kbo::bench::write_text(out + "/scale.json", result.dump(2) + "\n");
   }

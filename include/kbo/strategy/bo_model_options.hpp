@@ -92,7 +92,7 @@ struct EnumNames<PriorMean> {
   X(int, fit_subset, 500)                                                                                      \
   /* auto: exact GP up to subset_above observations, the subset-of-data model above; exact / subset force */ \
   X(ModelKind, model, ModelKind::Auto)                                                                         \
-  X(int, subset_above, 2500)                                                                                   \
+  X(int, subset_above, 2000)                                                                                   \
   X(int, subset_local, 1000)                                                                                   \
   X(int, subset_global, 500)
 

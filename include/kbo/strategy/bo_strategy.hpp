@@ -36,7 +36,11 @@ namespace kbo {
 ///   warm-started from the previous fit (held by this object) plus config.fit_restarts random restarts,
 ///   run in parallel; L-BFGS runs are capped. From there on θ (both kernels) is refitted so only every
 ///   ⌈√n⌉ new observations (refit_every); in between the model keeps θ and its Cholesky factor is
-///   extended with the new observations in O(n²) (last_info()["refit"] says which happened).
+///   extended with the new observations in O(n²) (last_info()["refit"] says which happened). A refit
+///   fits θ on at most BOModelOptions::fit_subset rows (a seeded uniform subset), then conditions on all.
+/// - Above BOModelOptions::subset_above observations (or with model "subset") the GP conditions on a
+///   subset of data: the subset_local rows nearest the incumbent plus subset_global spread over the
+///   others (bo_subsets.cpp), refactorised at each ask; docs/bench/scale.md has the measurements.
 /// - Pending points enter as fantasies (config.fantasy, default kriging believer: observed at the
 ///   posterior mean) after the fit, without refitting θ, so the acquisition collapses around them and
 ///   parallel workers explore different points; a suggestion closer than 1e-9 (unit cube) to a pending
