@@ -151,21 +151,49 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     const auto t0 = Clock::now();
     const Vec yt = model_targets(y);  // the GP's targets; acquisitions see the same units
     const int n = static_cast<int>(X.rows());
+    // The rows the model conditions on: all, or above the threshold a subset of data (bo_subsets.cpp)
+    // around the best (feasible) observation.
+    const bool subset_model = uses_subset_model(n);
+    Mat Usub;
+    Vec ysub;
+    if (subset_model) {
+      const bool constrained = constraints_.rows() == U.rows() && constraints_.cols() > 0;
+      Eigen::Index top = -1;
+      for (Eigen::Index i = 0; i < yt.size(); ++i)
+        if ((!constrained || (constraints_.row(i).array() <= 0.0).all()) && (top < 0 || yt[i] > yt[top])) top = i;
+      if (top < 0) yt.maxCoeff(&top);
+      const std::vector<Eigen::Index> rows = subset_model_rows(U, top, trial_index);
+      Usub = U(rows, Eigen::all);
+      ysub = yt(rows);
+      info_["model"] = {{"kind", "subset"}, {"rows", Usub.rows()}};
+    }
+    const Mat& Um = subset_model ? Usub : U;
+    const Vec& ym = subset_model ? ysub : yt;
     double objective;
     if (!refit_due(n)) {
-      extend_model(*gp_, U, yt);  // same θ: O(n²)
+      if (subset_model)
+        gp_->set_data(Um, ym);  // same θ, the rows move with the incumbent: one factorisation of the subset
+      else
+        extend_model(*gp_, U, yt);  // same θ: O(n²)
       objective = refit_objective_;
       info_["refit"] = "none";
     } else {
+      // θ is fitted on at most fit_subset of the model's rows, then the model conditions on all of them.
+      const std::vector<Eigen::Index> fit_on = fit_rows(Um.rows(), trial_index);
+      const Mat Uf = fit_on.empty() ? Mat() : Mat(Um(fit_on, Eigen::all));
+      const Vec yf = fit_on.empty() ? Vec() : Vec(ym(fit_on));
+      const Mat& UF = fit_on.empty() ? Um : Uf;
+      const Vec& yF = fit_on.empty() ? ym : yf;
+      if (!fit_on.empty()) info_["fit_rows"] = UF.rows();
       if (!gp_) gp_.emplace(new_model(kernel_->clone()));
-      gp_->set_data(U, yt);  // warm start: keeps the previous fit's hyperparameters
+      gp_->set_data(UF, yF);  // warm start: keeps the previous fit's hyperparameters
       if (!candidates_.empty()) {
         // Structure by evidence: every candidate kernel's model is refitted (warm-started from its own
         // previous fit) and the highest MAP objective models; the others stay as candidates.
         std::vector<std::optional<GP>*> models{&gp_};
         for (std::size_t k = 0; k < candidates_.size(); ++k) {
           if (!gp_candidates_[k]) gp_candidates_[k].emplace(new_model(candidates_[k].kernel->clone()));
-          gp_candidates_[k]->set_data(U, yt);
+          gp_candidates_[k]->set_data(UF, yF);
           models.push_back(&gp_candidates_[k]);
         }
         const std::vector<double> obj = refit(models, trial_index);
@@ -186,13 +214,14 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
         // Kernel smoothness by evidence: the alternative kernel's model is refitted too (warm-started from
         // its own previous fit) and the better MAP objective wins; the loser stays as the alternative.
         if (!gp_alt_) gp_alt_.emplace(new_model(alt_kernel_->clone()));
-        gp_alt_->set_data(U, yt);
+        gp_alt_->set_data(UF, yF);
         const std::vector<double> obj = refit({&gp_, &gp_alt_}, trial_index);
         objective = obj[0];
         if (obj[1] > obj[0]) std::swap(gp_, gp_alt_), objective = obj[1], alt_leads_ = !alt_leads_;
       } else {
         objective = refit({&gp_}, trial_index)[0];
       }
+      if (!fit_on.empty()) gp_->set_data(Um, ym);  // the fitted θ, conditioned on every row
       refit_n_ = n;
       refit_objective_ = objective;
       info_["refit"] = "full";

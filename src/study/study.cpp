@@ -239,7 +239,8 @@ Trial Study::suggest_and_reserve(Strategy& strategy, const std::string& worker,
 }
 
 void Study::record_trial_info(const Strategy& strategy, Trial& t) {
-  // A compact subset of the strategy's last_info(): which kernel modelled (when the model chooses one).
+  // A compact subset of the strategy's last_info(): which kernel modelled (when the model chooses one),
+  // A-GP-UCB's schedule, and the subset-of-data model when it was used.
   const nlohmann::json info = strategy.last_info();
   nlohmann::json kept = nlohmann::json::object();
   if (info.contains("kernel_choice")) kept["kernel"] = info["kernel_choice"];
@@ -253,6 +254,8 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
     if (info.contains("h_schedule")) a["h"] = info["h_schedule"];  // balance/lb: the schedule, not the arm's g^d
     kept["agpucb"] = a;
   }
+  // Above BOModelOptions::subset_above (or forced): the subset-of-data model and how many rows it used.
+  if (info.contains("model") && info["model"].is_object()) kept["model"] = info["model"];
   if (kept.empty()) return;
   storage_->set_info(record_.name, t.id, kept);
   t.info = std::move(kept);

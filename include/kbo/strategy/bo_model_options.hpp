@@ -27,6 +27,16 @@ struct EnumNames<FailedPoints> {
       {{FailedPoints::Worst, "worst"}, {FailedPoints::Pending, "pending"}, {FailedPoints::Avoid, "avoid"}}};
 };
 
+/// The GP the acquisition sees: exact on every observation, or (above subset_above observations, or
+/// forced) an exact GP on a subset of data: the subset_local observations nearest the incumbent plus
+/// subset_global spread over the rest (seeded uniform draw), so an ask costs the same at any n.
+enum class ModelKind { Auto, Exact, Subset };
+template <>
+struct EnumNames<ModelKind> {
+  static constexpr std::array<std::pair<ModelKind, const char*>, 3> table{
+      {{ModelKind::Auto, "auto"}, {ModelKind::Exact, "exact"}, {ModelKind::Subset, "subset"}}};
+};
+
 template <>
 struct EnumNames<PriorMean> {
   static constexpr std::array<std::pair<PriorMean, const char*>, 4> table{
@@ -76,7 +86,15 @@ struct EnumNames<PriorMean> {
   /* observations arrived since the last refit (0 ⇒ ⌈√n⌉ of that refit's n), and in between the fitted */    \
   /* model is extended with the new observations in O(n²) (same θ, GP::append_observations). */              \
   X(int, full_refit_below, 200)                                                                                \
-  X(int, refit_every, 0)
+  X(int, refit_every, 0)                                                                                       \
+  /* θ is fitted on at most fit_subset observations (a seeded uniform random subset; 0 ⇒ all), then the */   \
+  /* model conditions on all of them: a refit costs the same from n = fit_subset on (docs/bench/scale.md). */ \
+  X(int, fit_subset, 500)                                                                                      \
+  /* auto: exact GP up to subset_above observations, the subset-of-data model above; exact / subset force */ \
+  X(ModelKind, model, ModelKind::Auto)                                                                         \
+  X(int, subset_above, 2000)                                                                                   \
+  X(int, subset_local, 1000)                                                                                   \
+  X(int, subset_global, 500)
 
 struct BOModelOptions {
   KBO_BO_MODEL_FIELDS(KBO_FIELD_MEMBER)

@@ -36,7 +36,11 @@ namespace kbo {
 ///   warm-started from the previous fit (held by this object) plus config.fit_restarts random restarts,
 ///   run in parallel; L-BFGS runs are capped. From there on θ (both kernels) is refitted so only every
 ///   ⌈√n⌉ new observations (refit_every); in between the model keeps θ and its Cholesky factor is
-///   extended with the new observations in O(n²) (last_info()["refit"] says which happened).
+///   extended with the new observations in O(n²) (last_info()["refit"] says which happened). A refit
+///   fits θ on at most BOModelOptions::fit_subset rows (a seeded uniform subset), then conditions on all.
+/// - Above BOModelOptions::subset_above observations (or with model "subset") the GP conditions on a
+///   subset of data: the subset_local rows nearest the incumbent plus subset_global spread over the
+///   others (bo_subsets.cpp), refactorised at each ask; docs/bench/scale.md has the measurements.
 /// - Pending points enter as fantasies (config.fantasy, default kriging believer: observed at the
 ///   posterior mean) after the fit, without refitting θ, so the acquisition collapses around them and
 ///   parallel workers explore different points; a suggestion closer than 1e-9 (unit cube) to a pending
@@ -61,6 +65,9 @@ class BOStrategy : public Strategy {
   // default prior mean its units are (y − worst)/std(y), not the objective's.
   const GP* model() const;
 
+  /// The rows (of n) θ is fitted on at the refit of suggestion `trial_index` (empty ⇒ all): a seeded
+  /// uniform subset of BOModelOptions::fit_subset rows (bo_subsets.cpp).
+  std::vector<Eigen::Index> rows_fitted(Eigen::Index n, int trial_index) const { return fit_rows(n, trial_index); }
   const StrategyConfig& config() const { return config_; }
   const BOModelOptions& model_options() const { return model_options_; }
   const UnitCubeSpace& unit_space() const { return *unit_; }
@@ -68,6 +75,11 @@ class BOStrategy : public Strategy {
  private:
   Vec random_point(int trial_index) const;
   bool refit_due(int n) const;
+  // Large n (bo_subsets.cpp): the subset-of-data model's use, its rows, and the rows θ is fitted on
+  // (empty ⇒ all of the model's rows).
+  bool uses_subset_model(int n) const;
+  std::vector<Eigen::Index> subset_model_rows(const Mat& U, Eigen::Index incumbent, int trial_index) const;
+  std::vector<Eigen::Index> fit_rows(Eigen::Index n, int trial_index) const;
   nlohmann::json model_identity() const;  // what a stored model state must match  // θ is refitted at this suggestion (bo_incremental.cpp)
   // gp's data become (U, yt) at gp's θ: the new rows appended to its factor, every target replaced.
   void extend_model(GP& gp, const Mat& U, const Vec& yt);
