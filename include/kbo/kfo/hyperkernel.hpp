@@ -6,7 +6,10 @@
 // In this basis the hyper-RKHS distance of eq. (7) is exactly ||z1 − z2||₂ (αᵀκ_G α' = zᵀz').
 //
 // Every hyperkernel entry depends on a pair only through its within-pair distance r = ||x − x'|| (eq. 3),
-// so a learned kernel is isotropic and stationary: K(x, x') = Σ_j α_j κ(||x − x'||, r_j).
+// so a learned kernel is isotropic and stationary: K(x, x') = Σ_j α_j κ(||x − x'||, r_j). The basis therefore
+// represents the paper's m² grid pairs by their m distinct distances with multiplicities c (issue 17): the same
+// eigenvalues and functionals as the m² × m² hyper-Gram, from an m × m eigenproblem. (Relevance per input
+// dimension comes from scaling the inputs, kfo/input_scales.hpp.)
 #include <vector>
 
 #include "kbo/core/linalg.hpp"
