@@ -24,6 +24,7 @@ struct KfoBenchOptions {
   int max_search_points = 200;              // training points the search objectives use
   int cv_folds = 5;
   bool start_from_baseline = false;         // regression/synthetic: kbo extension (paper: K# = 0)
+  std::string input_scaling = "ard";        // ard | none: KFO's functional on ARD-scaled inputs (kbo) or not (paper)
   std::string gp_psd = "alpha-clip";        // alpha-clip | flip | none (GP tasks)
   bool gp_map = true;                       // GP fits: MAP with kbo's default priors (false: plain ML-II)
   std::uint64_t seed = 0;

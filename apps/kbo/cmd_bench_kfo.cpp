@@ -37,6 +37,8 @@ int run_bench_kfo(int argc, char** argv) {
   app.add_option("--max-search-points", o.max_search_points, "training points used by the search objectives")->capture_default_str();
   app.add_option("--cv-folds", o.cv_folds, "SVM CV folds")->capture_default_str();
   app.add_flag("--start-from-baseline", o.start_from_baseline, "GP tasks: start the search at the best baseline kernel");
+  app.add_option("--input-scaling", o.input_scaling, "ard | none (KFO's functional on ARD-scaled inputs, or the paper's)")
+      ->capture_default_str();
   app.add_option("--gp-psd", o.gp_psd, "alpha-clip | flip | none (Kreĭn → PSD for GP kernels)")->capture_default_str();
   bool ml_ii = false;
   app.add_flag("--ml-ii", ml_ii, "plain ML-II GP fits (default: MAP with kbo's default priors, see docs/bench/kfo.md)");
@@ -45,6 +47,7 @@ int run_bench_kfo(int argc, char** argv) {
   o.parts = split_list(parts);
   o.gp_map = !ml_ii;
   (void)kbo::kfo::parse_gp_psd(o.gp_psd);  // InputError for an unknown name before any work
+  (void)kbo::kfo::parse_input_scaling(o.input_scaling);
   o.svm_datasets = split_list(svm_sets);
   o.gp_datasets = split_list(gp_sets);
   if (o.runs < 1 || o.splits < 1) throw kbo::InputError("--runs and --splits must be >= 1");

@@ -36,7 +36,8 @@ def functional_from_json(obj) -> Functional:
     if obj.get("base"):
         raise ValueError("kernels learned on top of a baseline kernel (base != null) cannot be rebuilt from JSON")
     return Functional(obj["distances"], obj["weights"], lambda_h=obj["lambda_h"], lengthscale=obj["lengthscale"],
-                      psd=obj.get("psd", "alpha-clip"), variance=obj.get("variance", 1.0))
+                      psd=obj.get("psd", "alpha-clip"), variance=obj.get("variance", 1.0),
+                      input_scales=obj.get("functional_input_scales"))
 
 
 __all__ = ["Kernel", "Stationary", "Set", "Invariant", "Functional", "RBF", "Matern12", "Matern32", "Matern52",

@@ -203,20 +203,26 @@ max kernel; it needs training inputs, which a GP supplies) | "average" (orbit av
 Kernel learned by Kernel Functional Optimisation (kbo.kfo.learn): K(x, x') = variance * sum_u weights_u *
 kappa(||x - x'||, distances_u) with the Matern harmonic hyperkernel kappa of parameters (lambda_h,
 lengthscale). The arguments are those `kbo kfo --save-kernel` writes (Functional.from_json reads that file's
-object). psd="alpha-clip" clips negative weights (PSD kernel), "none" keeps them.)doc")
+object). psd="alpha-clip" clips negative weights (PSD kernel), "none" keeps them. input_scales s (optional):
+the functional acts on ||s * (x - x')|| (KFO over ARD-scaled inputs, kbo.kfo.learn's default).)doc")
       .def(py::init([](const py::object& distances, const py::object& weights, double lambda_h, double lengthscale,
-                       const std::string& psd, double variance, bool learn_variance) {
+                       const std::string& psd, double variance, bool learn_variance, const py::object& input_scales) {
              const Vec d = to_vec(distances, "distances");
              const Vec a = to_vec(weights, "weights", d.size());
              auto w = std::make_shared<FunctionalWrap>();
-             w->kernel = std::make_shared<FunctionalKernel>(d, a, kfo::HyperkernelParams{lambda_h, lengthscale},
-                                                            parse_psd(psd), learn_variance, variance);
+             auto f = std::make_shared<FunctionalKernel>(d, a, kfo::HyperkernelParams{lambda_h, lengthscale},
+                                                         parse_psd(psd), learn_variance, variance);
+             if (!input_scales.is_none()) f->set_input_scales(to_vec(input_scales, "input_scales"));
+             w->kernel = f;
              w->dim = -1;
              w->kind = "functional";
              return w;
            }),
            py::arg("distances"), py::arg("weights"), py::kw_only(), py::arg("lambda_h"), py::arg("lengthscale"),
-           py::arg("psd") = "alpha-clip", py::arg("variance") = 1.0, py::arg("learn_variance") = true)
+           py::arg("psd") = "alpha-clip", py::arg("variance") = 1.0, py::arg("learn_variance") = true,
+           py::arg("input_scales") = py::none())
+      .def_property_readonly("input_scales", [](const PyKernel& k) { return from_vec(as<FunctionalKernel>(k).input_scales()); },
+                             "per-dimension scales of the functional's distance (empty: isotropic)")
       .def_property_readonly("distances", [](const PyKernel& k) { return from_vec(as<FunctionalKernel>(k).distances()); })
       .def_property_readonly("weights", [](const PyKernel& k) { return from_vec(as<FunctionalKernel>(k).weights()); })
       .def_property_readonly("variance", [](const PyKernel& k) { return as<FunctionalKernel>(k).variance(); })

@@ -59,8 +59,9 @@ OuterOptions scaled_outer(const ExperimentOptions& o, int dim) {
 
 /// Runs the inner search at each Θ the outer BO (or the fixed Θ) asks for; keeps the best.
 template <class RunAt>
-LearnedKernel learn(const ExperimentOptions& o, int dim, RunAt run_at) {
+LearnedKernel learn(const ExperimentOptions& o, int dim, const Vec& input_scales, RunAt run_at) {
   LearnedKernel best;
+  best.input_scales = input_scales;
   best.train_score = kNegInf;
   int calls = 0;
   const int thetas = o.tune_hyperkernel ? o.outer.n_init + o.outer.iterations : 1;
@@ -185,13 +186,15 @@ KernelPtr make_gp_baseline(const std::string& name, int dim) {
   if (name == "rbf") return std::make_unique<StationaryKernel>(StationaryType::RBF, dim, false, 0.5);
   if (name == "matern32") return std::make_unique<StationaryKernel>(StationaryType::Matern32, dim, false, 0.5);
   if (name == "matern32_ard") return std::make_unique<StationaryKernel>(StationaryType::Matern32, dim, true, 0.5);
+  if (name == "rbf_ard") return std::make_unique<StationaryKernel>(StationaryType::RBF, dim, true, 0.5);
+  if (name == "matern52_ard") return std::make_unique<StationaryKernel>(StationaryType::Matern52, dim, true, 0.5);
   if (name == "mkl") {
     KernelPtr se = std::make_unique<StationaryKernel>(StationaryType::RBF, dim, false, 0.5, 0.5);
     KernelPtr m32 = std::make_unique<StationaryKernel>(StationaryType::Matern32, dim, false, 0.5, 0.5);
     KernelPtr lin = std::make_unique<LinearKernel>(0.1);
     return std::move(se) + std::move(m32) + std::move(lin);
   }
-  throw InputError("unknown baseline kernel '" + name + "' (allowed: rbf, matern32, matern32_ard, mkl)");
+  throw InputError("unknown baseline kernel '" + name + "' (allowed: rbf, rbf_ard, matern32, matern32_ard, matern52_ard, mkl)");
 }
 
 Vec test_nll_points(const GP& gp, const Mat& Xte, const Vec& yte) {
@@ -208,10 +211,12 @@ Vec test_nll_points(const GP& gp, const Mat& Xte, const Vec& yte) {
 
 double test_nll(const GP& gp, const Mat& Xte, const Vec& yte) { return test_nll_points(gp, Xte, yte).sum(); }
 
-KernelPtr make_gp_functional(const FunctionalBasis& basis, const Vec& z, const ExperimentOptions& o, const Kernel* base) {
+KernelPtr make_gp_functional(const FunctionalBasis& basis, const Vec& z, const ExperimentOptions& o, const Kernel* base,
+                             const Vec& input_scales) {
   const bool flip = o.gp_psd == GpPsdFix::Flip;
   auto f = std::make_unique<FunctionalKernel>(basis, z, o.gp_psd == GpPsdFix::AlphaClip ? FunctionalPsd::AlphaClip : FunctionalPsd::None,
                                               !flip, 1.0, base ? base->clone() : nullptr);
+  f->set_input_scales(input_scales);
   double v = 1.0;
   if (!base) {
     // The functional's scale is arbitrary (α = P z): start at unit prior variance.
@@ -225,7 +230,7 @@ KernelPtr make_gp_functional(const FunctionalBasis& basis, const Vec& z, const E
 }
 
 KernelPtr make_functional_kernel(const LearnedKernel& learned, const ExperimentOptions& o, const Kernel* base) {
-  return make_gp_functional(*learned.basis, learned.z, o, base);
+  return make_gp_functional(*learned.basis, learned.z, o, base, learned.input_scales);
 }
 
 LearnedKernel learn_gp_kernel(const Mat& X, const Vec& y, const ExperimentOptions& o, const Kernel* base,
@@ -233,10 +238,15 @@ LearnedKernel learn_gp_kernel(const Mat& X, const Vec& y, const ExperimentOption
   const auto idx = search_subset(static_cast<int>(X.rows()), o.max_search_points, o.seed);
   const Mat Xs = take_rows(X, idx);
   const Vec ys = take(y, idx);
+  Vec scales;
+  if (o.input_scaling == InputScalingMode::Ard) {
+    if (o.progress) o.progress({"input scales (ARD Matérn-5/2 fit)", 0, 0, 0, 0, 0.0});
+    scales = ard_scales_regression(Xs, ys, 1, o.seed + 404, o.gp_map);
+  }
   auto run_at = [&](const FunctionalBasis& basis, std::uint64_t seed, std::function<void(int, int, double)> report) {
     FunctionalObjective f = [&](const Vec& z) -> double {
       try {
-        GP gp(make_gp_functional(basis, z, o, base), base ? base_noise : 1e-2, true, true);
+        GP gp(make_gp_functional(basis, z, o, base, scales), base ? base_noise : 1e-2, true, true);
         gp.set_data(Xs, ys);
         FitOptions fo;
         fo.restarts = base ? 0 : 1;  // from a baseline the start is already good; otherwise one random restart
@@ -255,12 +265,12 @@ LearnedKernel learn_gp_kernel(const Mat& X, const Vec& y, const ExperimentOption
     if (base) so.evaluate_start = true;
     return search_functional(f, basis.components(), so);
   };
-  return learn(o, static_cast<int>(X.cols()), run_at);
+  return learn(o, static_cast<int>(X.cols()), scales, run_at);
 }
 
 std::vector<MethodResult> run_regression(const Mat& Xtr, const Vec& ytr, const Mat& Xte, const Vec& yte,
                                          const ExperimentOptions& o, const std::vector<std::string>& methods_in) {
-  std::vector<std::string> methods = methods_in.empty() ? std::vector<std::string>{"rbf", "matern32", "mkl", "kfo"} : methods_in;
+  std::vector<std::string> methods = methods_in.empty() ? std::vector<std::string>{"rbf", "rbf_ard", "matern32", "matern52_ard", "mkl", "kfo"} : methods_in;
   const int D = static_cast<int>(Xtr.cols());
   std::vector<MethodResult> out;
   // Baselines first: with start_from_baseline KFO starts from the best of them.
@@ -338,7 +348,13 @@ LearnedKernel learn_svm_kernel(const Mat& X, const Labels& y, const ExperimentOp
   const auto idx = search_subset(static_cast<int>(X.rows()), o.max_search_points, o.seed);
   const Mat Xs = take_rows(X, idx);
   const Labels ys = take(y, idx);
-  const Mat R = pairwise_distances(Xs, Xs);
+  Vec scales;
+  if (o.input_scaling == InputScalingMode::Ard) {
+    if (o.progress) o.progress({"input scales (ARD Matérn-5/2 fits)", 0, 0, 0, 0, 0.0});
+    scales = ard_scales_classification(Xs, ys, 1, o.seed + 404, o.gp_map);
+  }
+  const Mat Xsc = scales.size() ? Mat(Xs * scales.asDiagonal()) : Xs;
+  const Mat R = pairwise_distances(Xsc, Xsc);
   const Folds folds = make_folds(ys, o.cv_folds, o.seed + 3);
   auto run_at = [&](const FunctionalBasis& basis, std::uint64_t seed, std::function<void(int, int, double)> report) {
     FunctionalObjective f = [&](const Vec& z) -> double {
@@ -350,7 +366,7 @@ LearnedKernel learn_svm_kernel(const Mat& X, const Labels& y, const ExperimentOp
     so.on_evaluation = std::move(report);
     return search_functional(f, basis.components(), so);
   };
-  return learn(o, static_cast<int>(X.cols()), run_at);
+  return learn(o, static_cast<int>(X.cols()), scales, run_at);
 }
 
 std::vector<MethodResult> run_classification(const Mat& Xtr, const Labels& ytr, const Mat& Xte, const Labels& yte,
@@ -438,7 +454,8 @@ std::vector<MethodResult> run_classification(const Mat& Xtr, const Labels& ytr, 
       LearnedKernel lk = learn_svm_kernel(Xtr, ytr, o);
       if (o.progress) o.progress({"final fit", 0, 0, 0, 0, lk.train_score});
       FunctionalKernel k(*lk.basis, lk.z, FunctionalPsd::None, false);
-      const Mat Ktr = k.profile_matrix(Rtr);
+      k.set_input_scales(lk.input_scales);
+      const Mat Ktr = k.cross(Xtr, Xtr);  // variance 1, no base: the functional on the (scaled) distances
       const SpectralTransform T(Ktr, o.svm_fix);
       const CvChoice c = select_c_fixed_per_fold(Ktr, ytr, o.c_grid, folds, o.svm_fix);  // fix inside each fold
       PrecomputedSvm svm;
@@ -446,7 +463,7 @@ std::vector<MethodResult> run_classification(const Mat& Xtr, const Labels& ytr, 
       SvmOutcome s;
       s.C = c.C;
       s.cv_accuracy = c.accuracy;
-      s.test_error = error_rate(svm.predict(T.test(k.profile_matrix(Rte))), yte);
+      s.test_error = error_rate(svm.predict(T.test(k.cross(Xte, Xtr))), yte);
       r.test_metric = s.test_error;
       r.train_score = s.cv_accuracy;
       r.seconds_optimising = lk.seconds_optimising;

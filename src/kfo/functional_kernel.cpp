@@ -29,7 +29,21 @@ FunctionalKernel::FunctionalKernel(const kfo::FunctionalBasis& basis, const Vec&
 
 FunctionalKernel::FunctionalKernel(const FunctionalKernel& o)
     : hyper_(o.hyper_), psd_(o.psd_), learn_variance_(o.learn_variance_), variance_(o.variance_),
-      base_(o.base_ ? o.base_->clone() : nullptr), distances_(o.distances_), weights_(o.weights_), m_grid_(o.m_grid_) {}
+      base_(o.base_ ? o.base_->clone() : nullptr), distances_(o.distances_), weights_(o.weights_), m_grid_(o.m_grid_),
+      scales_(o.scales_) {}
+
+void FunctionalKernel::set_input_scales(const Vec& s) {
+  for (Eigen::Index d = 0; d < s.size(); ++d)
+    if (!(std::isfinite(s(d)) && s(d) >= 0.0)) throw InputError("FunctionalKernel: input scales must be finite and >= 0");
+  scales_ = s;
+}
+
+Mat FunctionalKernel::scaled(const Mat& X) const {
+  if (scales_.size() == 0) return X;
+  if (X.cols() != scales_.size()) throw InputError("FunctionalKernel: inputs have " + std::to_string(X.cols()) +
+                                                   " columns but the kernel has " + std::to_string(scales_.size()) + " input scales");
+  return X * scales_.asDiagonal();
+}
 
 void FunctionalKernel::init(const Vec& r, const Vec& alpha) {
   if (r.size() != alpha.size() || r.size() == 0) throw InputError("FunctionalKernel: distances and alpha must have the same non-zero size");
@@ -59,6 +73,11 @@ std::string FunctionalKernel::describe() const {
   std::ostringstream os;
   os << "functional(kfo, lambda_h=" << hyper_.lambda_h << ", l=" << hyper_.lengthscale << ", terms=" << weights_.size()
      << ", psd=" << (psd_ == FunctionalPsd::AlphaClip ? "alpha-clip" : "none") << ", v=" << variance_;
+  if (scales_.size() != 0) {
+    os << ", input_scales=[";
+    for (Eigen::Index d = 0; d < scales_.size(); ++d) os << (d ? "," : "") << scales_(d);
+    os << "]";
+  }
   if (base_) os << ", base=" << base_->describe();
   os << ")";
   return os.str();
@@ -105,7 +124,7 @@ Mat FunctionalKernel::profile_matrix(const Mat& R) const {
 }
 
 Mat FunctionalKernel::cross(const Mat& X, const Mat& Y) const {
-  Mat K = profile_matrix(pairwise_distances(X, Y));
+  Mat K = profile_matrix(pairwise_distances(scaled(X), scaled(Y)));
   if (base_) K += base_->cross(X, Y);
   return variance_ * K;
 }
@@ -122,12 +141,16 @@ std::vector<Mat> FunctionalKernel::gram_gradients(const Mat& X) const {
 }
 
 Mat FunctionalKernel::cross_grad_x(const Vec& x, const Mat& X) const {
-  // ∂K/∂x = Σ_u a_u ∂κ/∂r · (x − x_j)/r; with m'(r)/r = −(3/l²) e^{−√3 r/l} the ratio is finite at r = 0.
+  // ∂K/∂x = Σ_u a_u ∂κ/∂r · s² ⊙ (x − x_j)/r with r = ||s ⊙ (x − x_j)||; with m'(r)/r = −(3/l²) e^{−√3 r/l}
+  // the ratio is finite at r = 0.
   const double lam = hyper_.lambda_h, l = hyper_.lengthscale;
+  if (scales_.size() != 0 && scales_.size() != x.size()) throw InputError("FunctionalKernel: input has the wrong dimension");
   Mat G(x.size(), X.rows());
   for (Eigen::Index j = 0; j < X.rows(); ++j) {
-    const Vec diff = x - X.row(j).transpose();
+    Vec diff = x - X.row(j).transpose();
+    if (scales_.size() != 0) diff = diff.cwiseProduct(scales_);
     const double r = diff.norm();
+    if (scales_.size() != 0) diff = diff.cwiseProduct(scales_);
     const double mr = kfo::matern32_corr(r, l);
     const double dm_over_r = kfo::matern32_corr_deriv_over_r(r, l);
     double s = 0.0;

@@ -68,30 +68,39 @@ FunctionalBasis::FunctionalBasis(int input_dim, const BasisOptions& options)
   base_.resize(m, gdim);
   for (int i = 0; i < m; ++i) base_.row(i).setConstant(static_cast<double>(i) / (m - 1));
 
-  // Grid pair index a ↦ (g[a / m], g[a % m]), the authors' ordering.
-  const int ng = m * m;
-  pair_a_.resize(ng);
-  pair_b_.resize(ng);
-  grid_r_.resize(ng);
-  for (int a = 0; a < ng; ++a) {
-    pair_a_[a] = a / m;
-    pair_b_[a] = a % m;
-    grid_r_[a] = (base_.row(pair_a_[a]) - base_.row(pair_b_[a])).norm();
-  }
-  gram_.resize(ng, ng);
-  for (int a = 0; a < ng; ++a)
-    for (int b = 0; b <= a; ++b) {
-      double v;
-      if (compat) {
-        v = hyperkernel_cross(base_.row(pair_a_[a]), base_.row(pair_b_[a]), base_.row(pair_a_[b]),
-                              base_.row(pair_b_[b]), options.hyper);
-      } else {
-        v = harmonic(grid_r_[a], grid_r_[b], options.hyper);
-      }
-      gram_(a, b) = gram_(b, a) = v;
+  if (compat) {
+    // The authors' cross-pair hyper-Gram depends on the pair's points, not only on its distance: keep all m²
+    // ordered pairs a ↦ (g[a / m], g[a % m]), each once.
+    const int ng = m * m;
+    grid_r_.resize(ng);
+    multiplicity_ = Vec::Ones(ng);
+    gram_.resize(ng, ng);
+    for (int a = 0; a < ng; ++a) grid_r_[a] = (base_.row(a / m) - base_.row(a % m)).norm();
+    for (int a = 0; a < ng; ++a)
+      for (int b = 0; b <= a; ++b)
+        gram_(a, b) = gram_(b, a) = hyperkernel_cross(base_.row(a / m), base_.row(a % m), base_.row(b / m),
+                                                      base_.row(b % m), options.hyper);
+  } else {
+    // Eq. (3) depends on a pair only through its within-pair distance, so the m² pairs of the grid collapse to
+    // the m distinct distances d_u = u/(m−1)·√D with multiplicities c_0 = m, c_u = 2(m − u). The m²×m² hyper-Gram
+    // is A G Aᵀ (A: pair → distance indicator, G: eq. (3) on the distinct distances); its non-zero eigenpairs are
+    // those of C^{1/2} G C^{1/2} (C = AᵀA = diag(c)), mapped by A C^{-1/2}. Functionals are then the same as
+    // with the full grid, with weights per distance w = Aᵀα (tests check both against the explicit m² grid).
+    grid_r_.resize(m);
+    multiplicity_.resize(m);
+    for (int u = 0; u < m; ++u) {
+      grid_r_[u] = (base_.row(u) - base_.row(0)).norm();
+      multiplicity_[u] = u == 0 ? m : 2.0 * (m - u);
     }
+    gram_.resize(m, m);
+    for (int a = 0; a < m; ++a)
+      for (int b = 0; b <= a; ++b) gram_(a, b) = gram_(b, a) = harmonic(grid_r_[a], grid_r_[b], options.hyper);
+  }
+  const int ng = static_cast<int>(grid_r_.size());
+  const Vec c_half = multiplicity_.cwiseSqrt();
+  const Mat weighted = c_half.asDiagonal() * gram_ * c_half.asDiagonal();
 
-  SymmetricEigen eig = symmetric_eigen(gram_);  // ascending
+  SymmetricEigen eig = symmetric_eigen(weighted);  // ascending
   const double top = eig.values(ng - 1);
   int keep = 0;
   while (keep < options.components && keep < ng && eig.values(ng - 1 - keep) > options.rel_eig_floor * top) ++keep;
@@ -102,7 +111,7 @@ FunctionalBasis::FunctionalBasis(int input_dim, const BasisOptions& options)
     eigenvalues_(i) = eig.values(ng - 1 - i);
     eigenvectors_.col(i) = eig.vectors.col(ng - 1 - i);
   }
-  projection_ = eigenvectors_ * eigenvalues_.cwiseSqrt().cwiseInverse().asDiagonal();
+  projection_ = c_half.asDiagonal() * eigenvectors_ * eigenvalues_.cwiseSqrt().cwiseInverse().asDiagonal();
 }
 
 Vec FunctionalBasis::alpha(const Vec& z) const {
@@ -112,12 +121,15 @@ Vec FunctionalBasis::alpha(const Vec& z) const {
 
 Vec FunctionalBasis::grid_values(const Vec& z) const {
   if (z.size() != components()) throw InputError("KFO: coordinate vector has wrong size");
-  return eigenvectors_ * (eigenvalues_.cwiseSqrt().asDiagonal() * z);
+  // G w = G C^{1/2} V Λ^{-1/2} z = C^{-1/2} V Λ^{1/2} z.
+  return multiplicity_.cwiseSqrt().cwiseInverse().asDiagonal() * (eigenvectors_ * (eigenvalues_.cwiseSqrt().asDiagonal() * z));
 }
 
 Vec FunctionalBasis::coordinates(const Vec& k) const {
   if (k.size() != grid_size()) throw InputError("KFO: grid value vector has wrong size");
-  return eigenvalues_.cwiseSqrt().cwiseInverse().asDiagonal() * (eigenvectors_.transpose() * k);
+  // Least squares over the m² pairs, whose values repeat k_u c_u times: Λ^{-1/2} Vᵀ C^{1/2} k.
+  return eigenvalues_.cwiseSqrt().cwiseInverse().asDiagonal() *
+         (eigenvectors_.transpose() * (multiplicity_.cwiseSqrt().asDiagonal() * k));
 }
 
 Vec FunctionalBasis::features(double r) const {

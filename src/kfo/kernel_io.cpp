@@ -115,6 +115,8 @@ nlohmann::json kernel_to_json(const Kernel& kernel, const std::string& base_name
                       {"variance", variance},
                       {"distances", to_std(f->distances())},
                       {"weights", to_std(weights)},
+                      {"functional_input_scales", f->input_scales().size() ? nlohmann::json(to_std(f->input_scales()))
+                                                                          : nlohmann::json(nullptr)},
                       {"base", base},
                       {"flip", flip ? nlohmann::json{{"rel_tol", flip->rel_tol()}} : nlohmann::json(nullptr)},
                       {"input_scaling", scaling ? nlohmann::json{{"lower", to_std(scaling->lower)}, {"upper", to_std(scaling->upper)}}
@@ -154,7 +156,11 @@ KernelPtr kernel_from_json(const nlohmann::json& j) {
     base->set_log_params(lp);
   }
   const bool flip = j.contains("flip") && !j.at("flip").is_null();
-  KernelPtr k = std::make_unique<FunctionalKernel>(d, w, hyper, psd, !flip, flip ? 1.0 : variance, std::move(base));
+  auto fk = std::make_unique<FunctionalKernel>(d, w, hyper, psd, !flip, flip ? 1.0 : variance, std::move(base));
+  // Per-dimension scales of the functional's distance (on [0,1]-scaled features; absent: isotropic).
+  if (j.contains("functional_input_scales") && !j.at("functional_input_scales").is_null())
+    fk->set_input_scales(vector_field(j, "functional_input_scales"));
+  KernelPtr k = std::move(fk);
   if (flip) {
     const double tol = j.at("flip").contains("rel_tol") ? number(j.at("flip"), "rel_tol") : 1e-8;
     k = std::make_unique<SpectrumFlipKernel>(std::move(k), Mat(), variance, true, tol);

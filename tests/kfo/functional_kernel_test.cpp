@@ -34,11 +34,16 @@ TEST(KfoFunctionalKernel, EqualsHyperkernelExpansion) {
   const Vec alpha = basis.alpha(z);
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 4; ++j) {
-      // h_j(x, y) = κ((x, y), g_j) from eq. (3) with the explicit grid pairs.
+      // h_j(x, y) = κ((x, y), g_j) from eq. (3) with the explicit m² grid pairs; a grid point's weight is shared
+      // equally by the pairs at its distance (c_u of them).
+      const Mat& B = basis.base_points();
+      const int m = static_cast<int>(B.rows());
       double v = 0.0;
-      for (int g = 0; g < basis.grid_size(); ++g)
-        v += alpha(g) * hyperkernel(X.row(i), Y.row(j), basis.base_points().row(basis.pair_first(g)),
-                                    basis.base_points().row(basis.pair_second(g)), basis.hyper());
+      for (int a = 0; a < m * m; ++a) {
+        const int u = std::abs(a / m - a % m);  // equispaced points: distance index |i − j|
+        v += alpha(u) / basis.multiplicities()(u) *
+             hyperkernel(X.row(i), Y.row(j), B.row(a / m), B.row(a % m), basis.hyper());
+      }
       EXPECT_NEAR(K(i, j), v, 1e-9 * std::max(1.0, std::abs(v)));
     }
 }

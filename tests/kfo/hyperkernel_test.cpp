@@ -75,15 +75,20 @@ TEST_P(KfoBasisConventions, HyperGramIsSymmetricPsdAndEigenpairsAreExact) {
     o.hyper = p;
     FunctionalBasis basis(3, o);
     const Mat& G = basis.hyper_gram();
+    const int m = basis.options().base_points;
     ASSERT_EQ(G.rows(), basis.grid_size());
-    EXPECT_EQ(basis.grid_size(), basis.options().base_points * basis.options().base_points);
+    // Paper: one grid point per distinct pair distance (m of them); code: all m² pairs.
+    EXPECT_EQ(basis.grid_size(), GetParam() == GridConvention::Paper ? m : m * m);
+    EXPECT_NEAR(basis.multiplicities().sum(), m * m, 1e-12);
     EXPECT_LT((G - G.transpose()).cwiseAbs().maxCoeff(), 1e-15);
     Eigen::SelfAdjointEigenSolver<Mat> es(G);
     EXPECT_GT(es.eigenvalues().minCoeff(), -1e-12 * es.eigenvalues().maxCoeff());
-    // κ_G E = E Λ for the kept pairs, eigenvalues descending and positive.
+    // (C^{1/2} G C^{1/2}) V = V Λ for the kept components, eigenvalues descending and positive.
+    const Vec c = basis.multiplicities().cwiseSqrt();
+    const Mat W = c.asDiagonal() * G * c.asDiagonal();
     const Mat& E = basis.eigenvectors();
     const Vec& L = basis.eigenvalues();
-    EXPECT_LT((G * E - E * L.asDiagonal()).cwiseAbs().maxCoeff(), 1e-10 * L(0));
+    EXPECT_LT((W * E - E * L.asDiagonal()).cwiseAbs().maxCoeff(), 1e-10 * L(0));
     for (int i = 1; i < L.size(); ++i) EXPECT_LE(L(i), L(i - 1));
     EXPECT_GT(L.minCoeff(), 0.0);
   }
@@ -117,19 +122,78 @@ TEST_P(KfoBasisConventions, CoordinatesInvertGridValues) {
 INSTANTIATE_TEST_SUITE_P(Both, KfoBasisConventions,
                          ::testing::Values(GridConvention::Paper, GridConvention::CodeCompat));
 
-TEST(KfoBasis, PaperGridRankIsTheNumberOfDistinctPairDistances) {
-  // With eq. (3) every hyper-Gram entry depends only on the two within-pair distances, so the rank is at most
-  // the number of distinct distances: m on an equispaced grid (docs/papers.md#kfo-hyperkernel).
-  BasisOptions o;
-  o.base_points = 6;
-  o.components = 36;
-  o.hyper = {0.9, 1.0};
-  o.rel_eig_floor = 1e-13;
-  FunctionalBasis basis(1, o);
-  std::set<long long> distinct;
-  for (int j = 0; j < basis.grid_size(); ++j) distinct.insert(std::llround(basis.grid_distances()(j) * 1e9));
-  EXPECT_EQ(static_cast<int>(distinct.size()), 6);
-  EXPECT_LE(basis.components(), 6);
+namespace {
+// The paper's grid written out in full, independently of FunctionalBasis: all m² ordered pairs of m points on the
+// cube's diagonal, the m² × m² hyper-Gram of eq. (3) and its top eigenpairs (the representation before issue 17).
+struct FullGrid {
+  Vec r;        // within-pair distance of each of the m² pairs
+  Mat gram;     // eq. (3) between the pairs
+  Vec values;   // top eigenvalues, descending
+  Mat vectors;  // their eigenvectors
+};
+FullGrid full_grid(int dim, int m, const HyperkernelParams& p, int keep) {
+  FullGrid g;
+  g.r.resize(m * m);
+  for (int a = 0; a < m * m; ++a) {
+    const Vec ga = Vec::Constant(dim, static_cast<double>(a / m) / (m - 1));
+    const Vec gb = Vec::Constant(dim, static_cast<double>(a % m) / (m - 1));
+    g.r(a) = (ga - gb).norm();
+  }
+  g.gram.resize(m * m, m * m);
+  for (int a = 0; a < m * m; ++a)
+    for (int b = 0; b < m * m; ++b) g.gram(a, b) = harmonic(g.r(a), g.r(b), p);
+  Eigen::SelfAdjointEigenSolver<Mat> es(g.gram);
+  const int n = m * m;
+  g.values.resize(keep);
+  g.vectors.resize(n, keep);
+  for (int i = 0; i < keep; ++i) {
+    g.values(i) = es.eigenvalues()(n - 1 - i);
+    g.vectors.col(i) = es.eigenvectors().col(n - 1 - i);
+  }
+  return g;
+}
+}  // namespace
+
+TEST(KfoBasis, DistinctDistanceBasisEqualsTheFullPairGrid) {
+  // Issue 17: the m² pairs have only m distinct distances. The m-point representation must give the same
+  // eigenvalues and, component by component, the same functional (up to the eigenvector's sign) as the
+  // m² × m² construction, and hence the same kernel matrices on data.
+  for (int dim : {1, 3}) {
+    const int m = 6;
+    BasisOptions o;
+    o.base_points = m;
+    o.components = 4;
+    o.hyper = {0.7, 0.6};
+    const FunctionalBasis basis(dim, o);
+    ASSERT_EQ(basis.grid_size(), m);
+    ASSERT_EQ(basis.components(), 4);
+    const FullGrid full = full_grid(dim, m, o.hyper, 4);
+    for (int i = 0; i < 4; ++i) EXPECT_NEAR(basis.eigenvalues()(i), full.values(i), 1e-10 * full.values(0));
+    // The rank of the full hyper-Gram is the number of distinct distances.
+    Eigen::SelfAdjointEigenSolver<Mat> es(full.gram);
+    const int rank = static_cast<int>((es.eigenvalues().array() > 1e-10 * es.eigenvalues().maxCoeff()).count());
+    EXPECT_LE(rank, m);
+    Rng rng = make_rng(4);
+    const Mat X = Mat::NullaryExpr(7, dim, [&]() { return std::uniform_real_distribution<double>(0, 1)(rng); });
+    for (int i = 0; i < 4; ++i) {
+      Vec z = Vec::Zero(4);
+      z(i) = 1.0;
+      const Vec w = basis.alpha(z);
+      const Vec alpha_full = full.vectors.col(i) / std::sqrt(full.values(i));  // old P e_i
+      Mat K_new(7, 7), K_old(7, 7);
+      for (int a = 0; a < 7; ++a)
+        for (int b = 0; b < 7; ++b) {
+          const double r = (X.row(a) - X.row(b)).norm();
+          double kn = 0.0, ko = 0.0;
+          for (int u = 0; u < basis.grid_size(); ++u) kn += w(u) * harmonic(r, basis.grid_distances()(u), o.hyper);
+          for (int j = 0; j < m * m; ++j) ko += alpha_full(j) * harmonic(r, full.r(j), o.hyper);
+          K_new(a, b) = kn;
+          K_old(a, b) = ko;
+        }
+      const double sign = K_new.cwiseProduct(K_old).sum() >= 0.0 ? 1.0 : -1.0;
+      EXPECT_LT((K_new - sign * K_old).cwiseAbs().maxCoeff(), 1e-8 * K_old.cwiseAbs().maxCoeff()) << "component " << i;
+    }
+  }
   // Default m: Ng ≈ 10·D (paper) but at least N base points; the authors' code uses m = 4.
   EXPECT_EQ(default_base_points(1, BasisOptions{}), 10);
   EXPECT_EQ(default_base_points(60, BasisOptions{}), 25);

@@ -79,7 +79,7 @@ TEST(KfoCli, RegressionJsonHasEveryMethodAndTheKernelLoadsInKboGp) {
     ASSERT_EQ(r.code, 0) << r.err;
     const nlohmann::json j = r.json();
     EXPECT_EQ(j["task"], "regression");
-    expect_method_keys(j, {"kfo", "rbf", "matern32", "mkl"}, "test_nll");
+    expect_method_keys(j, {"kfo", "rbf", "rbf_ard", "matern32", "matern52_ard", "mkl"}, "test_nll");
     EXPECT_FALSE(j["methods"].contains("rbf_svm"));
     const nlohmann::json k = nlohmann::json::parse(slurp(dir / "k.json"));
     EXPECT_EQ(k["type"], "kfo_functional");
@@ -113,6 +113,8 @@ TEST(KfoCli, BadInputExitsWithTwoAndNamesTheProblem) {
       {"kfo --data " + quote(dir / "ok.csv") + " --task regression --gp-psd clip", "allowed: alpha-clip, flip, none"},
       {"kfo --data " + quote(dir / "ok.csv") + " --task classification --svm-fix foo", "allowed: none, clip, flip"},
       {"kfo --task classification", "--data"},
+      {"kfo --data " + quote(dir / "ok.csv") + " --task classification --input-scaling relevance", "allowed: ard, none"},
+      {"bench kfo --parts gp --input-scaling isotropic --out " + quote(dir / "out"), "allowed: ard, none"},
       {"gp --train " + quote(dir / "ok.csv") + " --kernel-file " + quote(dir / "nope.json"), "nope.json"},
       {"gp --train " + quote(dir / "ok.csv") + " --kernel-file " + quote(dir / "k_bad.json"), "lengthscale"},
       {"gp --train " + quote(dir / "ok.csv") + " --kernel-file " + quote(dir / "k_bad.json") + " --kernel rbf", "--kernel"},
@@ -134,6 +136,7 @@ TEST(KfoCli, ProgressGoesToStderrWithPhaseEvaluationBestAndTime) {
   EXPECT_NE(r.err.find("kfo: baseline rbf"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("hyperkernel setting 1 of 1, evaluation 4 of 4, best CV accuracy"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("kfo: final fit"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("kfo: input scales (ARD"), std::string::npos) << r.err;  // the default relevance step
   EXPECT_NE(r.err.find(" s\n"), std::string::npos) << r.err;
   EXPECT_NO_THROW(r.json());  // stdout stays one JSON object
 }

@@ -24,6 +24,12 @@ def test_learned_regression_kernel_matches_the_cli(tmp_path, run_cli):
     k = learned.kernel
     assert isinstance(k, kbo.kernels.Functional) and k.lambda_h == saved["lambda_h"]
     np.testing.assert_allclose(k.distances, saved["distances"], rtol=1e-12)
+    # the default ARD input scales (||s|| = sqrt(D)), the same in the CLI's file and in Python
+    assert learned.input_scales.shape == (2,)
+    np.testing.assert_allclose(np.linalg.norm(learned.input_scales), np.sqrt(2), rtol=1e-12)
+    np.testing.assert_allclose(k.input_scales, saved["functional_input_scales"], rtol=1e-10)
+    rebuilt = kbo.kernels.functional_from_json(saved)
+    np.testing.assert_allclose(rebuilt.input_scales, k.input_scales, rtol=1e-10)
     # The same functional: equal weights up to the overall scale (the saved kernel carries its fitted
     # variance in its own convention, which the GP refits anyway).
     w, ws = np.asarray(k.weights), np.asarray(saved["weights"])
@@ -37,6 +43,16 @@ def test_learned_regression_kernel_matches_the_cli(tmp_path, run_cli):
     gp = kbo.GP(k)
     gp.fit(Xtr, ytr[:, 0], restarts=1)
     assert gp.predict(Xte).shape == (len(test),)
+
+
+def test_isotropic_option_gives_the_papers_kernel():
+    rng = np.random.default_rng(2)
+    X = rng.uniform(0, 1, (30, 2))
+    y = np.sin(4 * X[:, 0])
+    iso = kbo.kfo.learn(X, y, "regression", subspaces=1, iterations=1, tune=False, input_scaling="none")
+    assert iso.input_scales.shape == (0,) and iso.kernel.input_scales.shape == (0,)
+    with pytest.raises(ValueError, match="allowed: ard, none"):
+        kbo.kfo.learn(X, y, "regression", input_scaling="relevance")
 
 
 def test_learn_checks_its_input():

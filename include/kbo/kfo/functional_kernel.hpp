@@ -6,6 +6,8 @@
 //    the Matérn-3/2 kernel — so a non-negative α gives a PSD kernel.
 //  - K_base (optional, fixed) is a kbo extension: starting the search from a fitted baseline kernel, so the
 //    search space contains it (z = 0 ⇒ K = v·K_base). The paper starts from K# = 0 (no base).
+//  - Input scales s (optional, fixed; issue 17): the functional acts on ||s ⊙ (x − x')|| instead of ||x − x'||, so
+//    it can weight dimensions by relevance (KFO over ARD-scaled inputs, kfo/input_scales.hpp). Empty s = isotropic.
 // Only hyperparameter: log v (when learn_variance), so gram_gradients is {K}.
 #include "kbo/model/kernel.hpp"
 #include "kbo/kfo/hyperkernel.hpp"
@@ -47,6 +49,11 @@ class FunctionalKernel : public Kernel {
   const Vec& weights() const { return weights_; }       // aggregated α per distinct grid distance
   const Vec& distances() const { return distances_; }   // distinct grid distances d_u
   const Kernel* base() const { return base_.get(); }
+  /// Per-dimension input scales s (empty: none, the paper's isotropic functional). All entries finite, >= 0.
+  void set_input_scales(const Vec& s);
+  const Vec& input_scales() const { return scales_; }
+  /// X with its columns multiplied by the input scales (X itself when there are none).
+  Mat scaled(const Mat& X) const;
   const kfo::HyperkernelParams& hyper() const { return hyper_; }
   FunctionalPsd psd() const { return psd_; }
 
@@ -58,6 +65,7 @@ class FunctionalKernel : public Kernel {
   double variance_;
   KernelPtr base_;
   Vec distances_, weights_, m_grid_;  // m_grid_ = Matérn correlation at d_u
+  Vec scales_;
 };
 
 /// Pairwise Euclidean distances between the rows of X and Y (computed from differences, exact at 0).

@@ -6,7 +6,10 @@
 // In this basis the hyper-RKHS distance of eq. (7) is exactly ||z1 − z2||₂ (αᵀκ_G α' = zᵀz').
 //
 // Every hyperkernel entry depends on a pair only through its within-pair distance r = ||x − x'|| (eq. 3),
-// so a learned kernel is isotropic and stationary: K(x, x') = Σ_j α_j κ(||x − x'||, r_j).
+// so a learned kernel is isotropic and stationary: K(x, x') = Σ_j α_j κ(||x − x'||, r_j). The basis therefore
+// represents the paper's m² grid pairs by their m distinct distances with multiplicities c (issue 17): the same
+// eigenvalues and functionals as the m² × m² hyper-Gram, from an m × m eigenproblem. (Relevance per input
+// dimension comes from scaling the inputs, kfo/input_scales.hpp.)
 #include <vector>
 
 #include "kbo/core/linalg.hpp"
@@ -45,7 +48,7 @@ enum class GridConvention {
 };
 
 struct BasisOptions {
-  /// m base points; the grid is all m² ordered pairs (Ng = m²). 0 ⇒ default:
+  /// m base points; the grid is all m² ordered pairs (Ng = m², represented by its m distinct distances). 0 ⇒ default:
   ///   Paper: m = max(⌈√(10·D)⌉, N) so that Ng ≈ 10·D (the paper's "Ng ≈ 10n") and the hyper-Gram has
   ///          at least N non-zero eigenvalues (with eq. (3) its rank is the number of distinct distances);
   ///   CodeCompat: m = 4 (Ng = 16), as in the authors' classification wrapper.
@@ -66,23 +69,26 @@ class FunctionalBasis {
   FunctionalBasis(int input_dim, const BasisOptions& options);
 
   int input_dim() const { return input_dim_; }
-  int grid_size() const { return static_cast<int>(pair_a_.size()); }  // Ng
+  /// Grid points of the representation: Paper: the m distinct within-pair distances of the m² pairs (eq. (3)
+  /// sees a pair only through its distance); CodeCompat: all m² pairs (its cross-pair form does not).
+  int grid_size() const { return static_cast<int>(grid_r_.size()); }
   int components() const { return static_cast<int>(eigenvalues_.size()); }  // N actually kept
   const BasisOptions& options() const { return options_; }
   const HyperkernelParams& hyper() const { return options_.hyper; }
 
   const Mat& base_points() const { return base_; }          // m × (D or 1)
-  int pair_first(int j) const { return pair_a_[j]; }         // grid pair j = (g_a, g_b)
-  int pair_second(int j) const { return pair_b_[j]; }
-  const Vec& grid_distances() const { return grid_r_; }      // r_j = ||g_a − g_b||, size Ng
+  const Vec& grid_distances() const { return grid_r_; }      // r_u, size grid_size()
+  /// c_u: how many of the m² grid pairs grid point u stands for (Paper: m at r = 0, 2(m − u) else; CodeCompat: 1).
+  const Vec& multiplicities() const { return multiplicity_; }
 
-  const Mat& hyper_gram() const { return gram_; }            // κ_G, Ng × Ng
-  const Vec& eigenvalues() const { return eigenvalues_; }    // top N, descending, all > 0
-  const Mat& eigenvectors() const { return eigenvectors_; }  // E, Ng × N
-  const Mat& projection() const { return projection_; }      // P = E Λ^{-1/2}, Ng × N
+  const Mat& hyper_gram() const { return gram_; }            // G, κ between grid points, grid_size()²
+  const Vec& eigenvalues() const { return eigenvalues_; }    // top N of C^{1/2} G C^{1/2}, descending, all > 0
+                                                             // (= the non-zero ones of the m² pairs' hyper-Gram)
+  const Mat& eigenvectors() const { return eigenvectors_; }  // V, grid_size() × N
+  const Mat& projection() const { return projection_; }      // P = C^{1/2} V Λ^{-1/2}, grid_size() × N
 
-  Vec alpha(const Vec& z) const;                              // P z
-  Vec grid_values(const Vec& z) const;                        // E Λ^{1/2} z
+  Vec alpha(const Vec& z) const;                              // weights per grid point w = P z (Σ of the pairs' α)
+  Vec grid_values(const Vec& z) const;                        // G w = C^{-1/2} V Λ^{1/2} z
   /// PCA coordinates of grid values k (least squares in the kept subspace): Λ^{-1/2} Eᵀ k.
   Vec coordinates(const Vec& grid_values) const;
   /// h(x, x') for a pair at within-pair distance r: κ(r, r_j), j = 1..Ng.
@@ -102,8 +108,7 @@ class FunctionalBasis {
   int input_dim_;
   BasisOptions options_;
   Mat base_;
-  std::vector<int> pair_a_, pair_b_;
-  Vec grid_r_;
+  Vec grid_r_, multiplicity_;
   Mat gram_;
   Vec eigenvalues_;
   Mat eigenvectors_, projection_;

@@ -5,6 +5,7 @@
 #include "kbo/kfo/experiment.hpp"
 #include "kbo/kfo/flip_kernel.hpp"
 #include "kbo/kfo/hyperkernel.hpp"
+#include "kbo/kfo/input_scales.hpp"
 #include "kbo/kfo/kernel_io.hpp"
 #include "kbo/kfo/linear_kernel.hpp"
 #include "kbo/kfo/outer.hpp"
