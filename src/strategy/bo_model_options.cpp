@@ -56,6 +56,8 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
               o.hmc_leapfrog >= 1,
           "hmc_*: need hmc_max_n >= 0, hmc_warmup >= 0, 1 <= hmc_keep <= hmc_samples, hmc_leapfrog >= 1");
   require(o.full_refit_below >= 0, "full_refit_below must be >= 0");
+  require(o.exploit_every >= 0, "exploit_every must be >= 0 (0 = never)");
+  require(o.exploit_beta >= 0.0 && std::isfinite(o.exploit_beta), "exploit_beta must be a finite number >= 0");
   require(o.refit_every >= 0, "refit_every must be >= 0 (0 = every ceil(sqrt(n)) new observations)");
   return o;
 }

@@ -76,7 +76,12 @@ struct EnumNames<PriorMean> {
   /* observations arrived since the last refit (0 ⇒ ⌈√n⌉ of that refit's n), and in between the fitted */    \
   /* model is extended with the new observations in O(n²) (same θ, GP::append_observations). */              \
   X(int, full_refit_below, 200)                                                                                \
-  X(int, refit_every, 0)
+  X(int, refit_every, 0)                                                                                       \
+  /* Periodic exploitation (De Ath et al. 2021, "Greed is good"): every exploit_every-th BO step (0 ⇒ never) */ \
+  /* maximises μ + √exploit_beta σ instead of the acquisition, i.e. the model's best guess (β = 0: the */       \
+  /* posterior mean) polished from the incumbent: precise local steps that UCB's exploration never takes. */   \
+  X(int, exploit_every, 0)                                                                                     \
+  X(double, exploit_beta, 0.0)
 
 struct BOModelOptions {
   KBO_BO_MODEL_FIELDS(KBO_FIELD_MEMBER)
