@@ -250,3 +250,35 @@ TEST(BOModelOptions, HmcMarginalisedUcbWhileDataAreFew) {
   EXPECT_FALSE(s.last_info().contains("hmc_draws"));
   EXPECT_THROW(BOModelOptions::from_json({{"hmc_keep", 50}, {"hmc_samples", 40}}), InputError);
 }
+
+TEST(BOModelOptions, ExploitStepsTakeTheModelsBestGuess) {
+  // exploit_every = 2 with the default 5 initial points: BO steps 2, 4, … (trial indices 6, 8, …) maximise
+  // the posterior mean (exploit_beta 0). Independent truth: a 101 × 101 grid of the same posterior mean;
+  // the suggestion's mean is at least the grid's best (up to the grid's own resolution on a smooth mean).
+  auto space = std::make_shared<BoxSpace>(Box::unit(2));
+  Rng rng = make_rng(3);
+  const Mat X = space->sample(12, SamplingMethod::Uniform, rng);
+  Vec y(12);
+  for (int i = 0; i < 12; ++i) y[i] = -std::pow(X(i, 0) - 0.3, 2) - 2.0 * std::pow(X(i, 1) - 0.6, 2);
+  BOStrategy s(with_bo({{"exploit_every", 2}}), space);
+  const Vec greedy = s.suggest(X, y, Mat(0, 2), 6);
+  EXPECT_EQ(s.last_info().value("exploit", false), true);
+  EXPECT_EQ(s.last_info()["beta"], 0.0);
+  Mat grid(101 * 101, 2);
+  for (int i = 0; i <= 100; ++i)
+    for (int j = 0; j <= 100; ++j) grid.row(i * 101 + j) << i / 100.0, j / 100.0;
+  const double grid_best = s.model()->predict(grid).mean.maxCoeff();
+  const double at_greedy = s.model()->predict(greedy.transpose()).mean[0];
+  EXPECT_GE(at_greedy, grid_best - 1e-9);
+  // The greedy point is near the quadratic's maximum (0.3, 0.6), the data's best guess.
+  EXPECT_LT(std::hypot(greedy[0] - 0.3, greedy[1] - 0.6), 0.1);
+  // The other steps are UCB with the configured beta (default 4).
+  s.suggest(X, y, Mat(0, 2), 7);
+  EXPECT_FALSE(s.last_info().contains("exploit"));
+  EXPECT_EQ(s.last_info()["beta"], 4.0);
+  EXPECT_THROW(BOModelOptions::from_json({{"exploit_every", -1}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"exploit_beta", -0.5}}), InputError);
+  // As a user runs it: `kbo optimize ... --options` with the option, and a bad value is exit 2.
+  EXPECT_EQ(run_kbo("optimize --problem branin --iters 4 --options '{\"bo\": {\"exploit_every\": 2}}'"), 0);
+  EXPECT_EQ(run_kbo("optimize --problem branin --iters 4 --options '{\"bo\": {\"exploit_every\": -2}}'"), 2);
+}
