@@ -69,7 +69,7 @@ struct EnumNames<PriorMean> {
   /* (LML + log prior) wins, so the smoothness is chosen by evidence. "none" disables it. Only when the */    \
   /* model kernel is a plain stationary kernel (not for invariant or set kernels). */                        \
   X(std::string, alt_kernel, "matern32")                                                                       \
-  X(OutputWarp, output_warp, OutputWarp::None)                                                                 \
+  X(OutputWarp, output_warp, OutputWarp::HalfRank) /* docs/bench/bbob.md: the BBOB study behind this default */ \
   X(FailedPoints, failed_points, FailedPoints::Worst)                                                          \
   /* Incremental model: with fewer than full_refit_below observations every suggestion refits θ (warm */     \
   /* start + fit_restarts, both kernels); from there on θ is refitted only once refit_every new */           \
