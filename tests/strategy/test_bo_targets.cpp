@@ -72,8 +72,11 @@ TEST(BOTargets, HalfRankKeepsTheUpperHalfAndRankWarpsTheLowerHalf) {
   const Vec hr = warp_targets(r, OutputWarp::HalfRank);
   for (int i = 0; i < r.size(); ++i)
     for (int j = 0; j < r.size(); ++j) {
-      if (r[i] < r[j]) EXPECT_LT(hr[i], hr[j]);
-      if (r[i] == r[j]) EXPECT_EQ(hr[i], hr[j]);
+      if (r[i] < r[j]) {
+        EXPECT_LT(hr[i], hr[j]);
+      } else if (r[i] == r[j]) {
+        EXPECT_EQ(hr[i], hr[j]);
+      }
     }
   const Vec flat{{1.0, 1.0, 1.0}};
   EXPECT_EQ(warp_targets(flat, OutputWarp::HalfRank), flat);
