@@ -263,12 +263,18 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     const auto t1 = Clock::now();
     std::unique_ptr<Acquisition> acq;
     std::vector<GP> draws;  // must outlive acq
-    if (model_options_.hmc_max_n > 0 && X.rows() <= model_options_.hmc_max_n && acquisition_->hmc_average) {
+    // Periodic exploitation (BOModelOptions::exploit_every): this step takes the model's best guess.
+    const int every = model_options_.exploit_every;
+    const bool exploit = every > 0 && (trial_index - config_.n_init + 1) % every == 0;
+    if (!exploit && model_options_.hmc_max_n > 0 && X.rows() <= model_options_.hmc_max_n && acquisition_->hmc_average) {
       draws = hmc_models(trial_index);
       if (conditions)
         for (auto& m : draws) m = condition(m);
     }
-    if (!draws.empty()) {
+    if (exploit) {
+      acq = std::make_unique<UpperConfidenceBound>(*model, model_options_.exploit_beta);
+      info_["exploit"] = true;
+    } else if (!draws.empty()) {
       std::vector<std::unique_ptr<Acquisition>> parts;
       for (const GP& d : draws) parts.push_back(make_acquisition(d, incumbent, static_cast<int>(X.rows())));
       acq = std::make_unique<AveragedAcquisition>(std::move(parts));

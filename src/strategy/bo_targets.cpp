@@ -12,16 +12,31 @@ namespace kbo {
 Vec warp_targets(const Vec& y, OutputWarp warp) {
   const Eigen::Index n = y.size();
   if (warp == OutputWarp::None) return y;
+  // Normal score of y[i]'s mid-rank, in (0, 1) (ties share a score).
+  auto score = [&](Eigen::Index i) {
+    double below = 0.0, ties = 0.0;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      below += y[j] < y[i];
+      ties += y[j] == y[i];
+    }
+    return normal_quantile((below + 0.5 * ties) / static_cast<double>(n));
+  };
   if (warp == OutputWarp::Copula) {
     Vec z(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-      double below = 0.0, ties = 0.0;
-      for (Eigen::Index j = 0; j < n; ++j) {
-        below += y[j] < y[i];
-        ties += y[j] == y[i];
-      }
-      z[i] = normal_quantile((below + 0.5 * ties) / static_cast<double>(n));  // mid-rank in (0, 1)
-    }
+    for (Eigen::Index i = 0; i < n; ++i) z[i] = score(i);
+    return z;
+  }
+  if (warp == OutputWarp::HalfRank) {
+    if (n == 0) return y;
+    const double median = quantile_of(y, 0.5);
+    double sum_sq = 0.0;
+    int upper = 0;
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (y[i] >= median) sum_sq += (y[i] - median) * (y[i] - median), ++upper;
+    const double spread = sum_sq > 0.0 ? std::sqrt(sum_sq / upper) : 1.0;
+    Vec z = y;
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (y[i] < median) z[i] = median + spread * score(i);  // score < 0 below the median: order kept
     return z;
   }
   // Log: the distance below the best, compressed.

@@ -4,10 +4,12 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "kbo/strategy/bo_strategy.hpp"
 #include "kbo/core/error.hpp"
@@ -124,12 +126,33 @@ TEST(BOModelOptions, PriorMeanChoosesHowTheGpSeesTheTargets) {
   Vec y;
   noise_data(8, X, y);
   const double sd = std::sqrt((y.array() - y.mean()).square().sum() / 7.0);
-  // Default "worst": a zero-mean GP (no standardisation, no constant term) on (y − min y) / std(y).
-  BOStrategy worst(StrategyConfig{}, std::make_shared<BoxSpace>(Box::unit(2)));
+  // "worst" (the default) without a target warp: a zero-mean GP (no standardisation, no constant term)
+  // on (y − min y) / std(y).
+  BOStrategy worst(with_bo({{"output_warp", "none"}}), std::make_shared<BoxSpace>(Box::unit(2)));
   worst.suggest(X, y, Mat(0, 2), 8);
   EXPECT_FALSE(worst.model()->normalizes());
   EXPECT_EQ(worst.model()->kernel().describe().find("constant mean"), std::string::npos);
   for (int i = 0; i < 8; ++i) EXPECT_NEAR(worst.model()->y()[i], (y[i] - y.minCoeff()) / sd, 1e-12);
+  // The default adds the half-rank warp: the values above the median keep their relative gaps (only the
+  // lower half is rank-warped), so on the upper half the default's targets are an increasing affine map
+  // of the unwarped model's: every gap ratio is the same positive constant.
+  BOStrategy dflt(StrategyConfig{}, std::make_shared<BoxSpace>(Box::unit(2)));
+  dflt.suggest(X, y, Mat(0, 2), 8);
+  EXPECT_EQ(dflt.model_options().output_warp, OutputWarp::HalfRank);
+  const double med = quantile_of(y, 0.5);
+  std::vector<int> upper;
+  for (int i = 0; i < 8; ++i)
+    if (y[i] > med) upper.push_back(i);
+  ASSERT_GE(upper.size(), 3u);
+  auto gap_ratio = [&](int i, int j) {
+    return (dflt.model()->y()[i] - dflt.model()->y()[j]) / (worst.model()->y()[i] - worst.model()->y()[j]);
+  };
+  const double r0 = gap_ratio(upper[0], upper[1]);
+  EXPECT_GT(r0, 0.0);
+  for (std::size_t k = 2; k < upper.size(); ++k) EXPECT_NEAR(gap_ratio(upper[0], upper[k]), r0, 1e-9 * r0);
+  // … and the lower half is not (its values are rank-warped): the affine map of the upper half fails there.
+  const int low = static_cast<int>(std::min_element(y.data(), y.data() + 8) - y.data());
+  EXPECT_GT(std::abs(gap_ratio(upper[0], low) - r0), 1e-6 * r0);
   // "quantile" 1: the prior mean is the best value seen, so every target is ≤ 0.
   BOStrategy top(with_bo({{"prior_mean", "quantile"}, {"mean_quantile", 1.0}}), std::make_shared<BoxSpace>(Box::unit(2)));
   top.suggest(X, y, Mat(0, 2), 8);
@@ -249,4 +272,36 @@ TEST(BOModelOptions, HmcMarginalisedUcbWhileDataAreFew) {
   EXPECT_TRUE(space->bounds().contains(b));
   EXPECT_FALSE(s.last_info().contains("hmc_draws"));
   EXPECT_THROW(BOModelOptions::from_json({{"hmc_keep", 50}, {"hmc_samples", 40}}), InputError);
+}
+
+TEST(BOModelOptions, ExploitStepsTakeTheModelsBestGuess) {
+  // exploit_every = 2 with the default 5 initial points: BO steps 2, 4, … (trial indices 6, 8, …) maximise
+  // the posterior mean (exploit_beta 0). Independent truth: a 101 × 101 grid of the same posterior mean;
+  // the suggestion's mean is at least the grid's best (up to the grid's own resolution on a smooth mean).
+  auto space = std::make_shared<BoxSpace>(Box::unit(2));
+  Rng rng = make_rng(3);
+  const Mat X = space->sample(12, SamplingMethod::Uniform, rng);
+  Vec y(12);
+  for (int i = 0; i < 12; ++i) y[i] = -std::pow(X(i, 0) - 0.3, 2) - 2.0 * std::pow(X(i, 1) - 0.6, 2);
+  BOStrategy s(with_bo({{"exploit_every", 2}}), space);
+  const Vec greedy = s.suggest(X, y, Mat(0, 2), 6);
+  EXPECT_EQ(s.last_info().value("exploit", false), true);
+  EXPECT_EQ(s.last_info()["beta"], 0.0);
+  Mat grid(101 * 101, 2);
+  for (int i = 0; i <= 100; ++i)
+    for (int j = 0; j <= 100; ++j) grid.row(i * 101 + j) << i / 100.0, j / 100.0;
+  const double grid_best = s.model()->predict(grid).mean.maxCoeff();
+  const double at_greedy = s.model()->predict(greedy.transpose()).mean[0];
+  EXPECT_GE(at_greedy, grid_best - 1e-9);
+  // The greedy point is near the quadratic's maximum (0.3, 0.6), the data's best guess.
+  EXPECT_LT(std::hypot(greedy[0] - 0.3, greedy[1] - 0.6), 0.1);
+  // The other steps are UCB with the configured beta (default 4).
+  s.suggest(X, y, Mat(0, 2), 7);
+  EXPECT_FALSE(s.last_info().contains("exploit"));
+  EXPECT_EQ(s.last_info()["beta"], 4.0);
+  EXPECT_THROW(BOModelOptions::from_json({{"exploit_every", -1}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"exploit_beta", -0.5}}), InputError);
+  // As a user runs it: `kbo optimize ... --options` with the option, and a bad value is exit 2.
+  EXPECT_EQ(run_kbo("optimize --problem branin --iters 4 --options '{\"bo\": {\"exploit_every\": 2}}'"), 0);
+  EXPECT_EQ(run_kbo("optimize --problem branin --iters 4 --options '{\"bo\": {\"exploit_every\": -2}}'"), 2);
 }

@@ -54,3 +54,31 @@ TEST(BOTargets, WarpsAreMonotoneAndCopulaGivesNormalScores) {
   EXPECT_NEAR(l[2], -std::log(1e-3 * 8.0), 1e-12);  // the best value: −log(offset), offset = 1e-3 · range
   EXPECT_THROW(parse_enum<OutputWarp>("output_warp", "sqrt"), InputError);
 }
+
+TEST(BOTargets, HalfRankKeepsTheUpperHalfAndRankWarpsTheLowerHalf) {
+  // Values to maximise with a heavy lower tail. Sorted: −1e6, −10, 2, 3, 4: median 2; the upper
+  // half {2, 3, 4} about the median: spread = √((0 + 1 + 4) / 3). Each value below the median becomes
+  // median + spread · Φ⁻¹(mid-rank / n): −1e6 → rank 1 of 5 → Φ⁻¹(0.1), −10 → Φ⁻¹(0.3).
+  const Vec y{{3.0, -1e6, 4.0, 2.0, -10.0}};
+  const Vec h = warp_targets(y, OutputWarp::HalfRank);
+  const double spread = std::sqrt(5.0 / 3.0);
+  EXPECT_EQ(h[0], 3.0);
+  EXPECT_EQ(h[2], 4.0);
+  EXPECT_EQ(h[3], 2.0);
+  EXPECT_NEAR(h[1], 2.0 + spread * normal_quantile(0.1), 1e-12);
+  EXPECT_NEAR(h[4], 2.0 + spread * normal_quantile(0.3), 1e-12);
+  // Monotone on random data with ties, and the identity when nothing lies below the median.
+  const Vec r{{0.3, -2.0, 0.3, 5.0, -2.0, 1.0, -7.5, 0.0}};
+  const Vec hr = warp_targets(r, OutputWarp::HalfRank);
+  for (int i = 0; i < r.size(); ++i)
+    for (int j = 0; j < r.size(); ++j) {
+      if (r[i] < r[j]) {
+        EXPECT_LT(hr[i], hr[j]);
+      } else if (r[i] == r[j]) {
+        EXPECT_EQ(hr[i], hr[j]);
+      }
+    }
+  const Vec flat{{1.0, 1.0, 1.0}};
+  EXPECT_EQ(warp_targets(flat, OutputWarp::HalfRank), flat);
+  EXPECT_EQ(parse_enum<OutputWarp>("output_warp", "halfrank"), OutputWarp::HalfRank);
+}

@@ -10,12 +10,14 @@ namespace kbo {
 
 /// Monotone warps of the targets: "none" (identity), "copula" (normal scores of the mid-ranks, ties
 /// share a score) or "log" (−log of the gap to the best value plus 1e-3 of the range; stretches the
-/// region near the best value). InputError on another name.
-enum class OutputWarp { None, Copula, Log };
+/// region near the best value) or "halfrank" (Vizier's half-rank warp, Song et al. 2022: values above the
+/// median are kept, those below it get the normal scores of their ranks scaled by the upper half's spread
+/// about the median, so a heavy bad tail cannot squeeze the good values together). InputError on another name.
+enum class OutputWarp { None, Copula, Log, HalfRank };
 template <>
 struct EnumNames<OutputWarp> {
-  static constexpr std::array<std::pair<OutputWarp, const char*>, 3> table{
-      {{OutputWarp::None, "none"}, {OutputWarp::Copula, "copula"}, {OutputWarp::Log, "log"}}};
+  static constexpr std::array<std::pair<OutputWarp, const char*>, 4> table{
+      {{OutputWarp::None, "none"}, {OutputWarp::Copula, "copula"}, {OutputWarp::Log, "log"}, {OutputWarp::HalfRank, "halfrank"}}};
 };
 Vec warp_targets(const Vec& y, OutputWarp warp);
 
