@@ -183,11 +183,7 @@ Scaling AgpucbStrategy::balance_choice(const Mat& U, const Vec& y, double g_max)
   for (int i = 0; i < static_cast<int>(arms_.size()); ++i)
     if (!arms_[i].eliminated && (pick < 0 || arms_[i].bound < arms_[pick].bound)) pick = i;
   balance_arm_ = pick;
-  Scaling s;
-  s.g = arms_[pick].g;
-  s.h = std::pow(s.g, d);
-  s.eps_g = s.h - 1.0;
-  return s;
+  return lengthscale_scaling(arms_[pick].g, d);
 }
 
 Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, int trial_index) {

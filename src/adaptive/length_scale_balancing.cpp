@@ -100,11 +100,7 @@ Scaling AgpucbStrategy::lb_choice(const Mat& U, const Vec& y, double g_max) {
     if (pick < 0 || a.bound < arms_[pick].bound) pick = i;
   }
   balance_arm_ = pick;
-  Scaling s;
-  s.g = arms_[pick].g;
-  s.h = std::pow(s.g, d);
-  s.eps_g = s.h - 1.0;
-  return s;
+  return lengthscale_scaling(arms_[pick].g, d);
 }
 
 }  // namespace kbo

@@ -29,6 +29,14 @@ Scaling split_scaling(double h, double lambda, int dim) {
   return s;
 }
 
+Scaling lengthscale_scaling(double g, int dim) {
+  Scaling s;
+  s.g = g;
+  s.h = std::pow(g, dim);
+  s.eps_g = s.h - 1.0;
+  return s;
+}
+
 double agpucb_beta_sqrt(double norm_bound, double noise_std, double information_gain, double delta) {
   return norm_bound + 4.0 * noise_std * std::sqrt(information_gain + 1.0 + std::log(1.0 / delta));
 }

@@ -34,6 +34,8 @@ struct Scaling {
 };
 /// InputError unless h ≥ 1 (finite), λ ≥ 0, dim ≥ 1.
 Scaling split_scaling(double h, double lambda, int dim);
+/// The scaling of an arm that shrinks only the lengthscales by g (balancing variants): h = g^dim, b = 1.
+Scaling lengthscale_scaling(double g, int dim);
 
 /// β_t^{1/2} of Lemma 1: B + 4σ sqrt(I + 1 + ln(1/δ)).
 double agpucb_beta_sqrt(double norm_bound, double noise_std, double information_gain, double delta);
