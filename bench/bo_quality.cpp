@@ -10,6 +10,7 @@
 #include "kbo/core/error.hpp"
 #include "kbo/optimize/problems.hpp"
 #include "kbo/strategy/registry.hpp"
+#include "observations.hpp"
 #include "report.hpp"
 
 namespace kbo::bench {
@@ -59,10 +60,7 @@ Run run_one(const Problem& p, const StrategyConfig& c, int iters, bool trace) {
     }
     best = std::min(best, f);
     r.best_so_far.push_back(best);
-    X.conservativeResize(X.rows() + 1, Eigen::NoChange);
-    X.row(X.rows() - 1) = x.transpose();
-    y.conservativeResize(y.size() + 1);
-    y(y.size() - 1) = -f;  // strategies maximise
+    append_observation(X, y, x, f);
   }
   return r;
 }

@@ -8,6 +8,7 @@
 #include "bo_bench.hpp"
 #include "kbo/strategy/bo_strategy.hpp"
 #include "kbo/optimize/problems.hpp"
+#include "observations.hpp"
 #include "report.hpp"
 
 namespace kbo::bench {
@@ -44,10 +45,7 @@ nlohmann::json run_bo_timing(const BoTimingOptions& o, bool verbose) {
       const Vec x = s.suggest(X, y, Mat(0, o.dim), n);  // measured below; X grows by one point each time
       (void)x;
       // Time a fresh iteration on the grown data (each iteration refits: warm start + restarts).
-      X.conservativeResize(X.rows() + 1, Eigen::NoChange);
-      X.row(X.rows() - 1) = x.transpose();
-      y.conservativeResize(y.size() + 1);
-      y(y.size() - 1) = -p.f(x);
+      append_observation(X, y, x, p.f(x));
       const auto t0 = Clock::now();
       const double c0 = cpu_seconds();
       s.suggest(X, y, Mat(0, o.dim), static_cast<int>(X.rows()));

@@ -4,6 +4,7 @@
 
 #include "kbo/optimize/problems.hpp"
 #include "kbo/strategy/registry.hpp"
+#include "observations.hpp"
 #include "parallel_bench.hpp"
 #include "report.hpp"
 
@@ -31,10 +32,7 @@ std::vector<double> run_one(const Problem& p, const ParallelOptions& o, int q, s
       const double f = p.f(batch.row(i).transpose());
       best = std::min(best, f);
       best_so_far.push_back(best);
-      X.conservativeResize(X.rows() + 1, Eigen::NoChange);
-      X.row(X.rows() - 1) = batch.row(i);
-      y.conservativeResize(y.size() + 1);
-      y[y.size() - 1] = -f;  // strategies maximise
+      append_observation(X, y, batch.row(i).transpose(), f);
     }
   };
   Mat design(o.n_init, D);

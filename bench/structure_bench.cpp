@@ -17,6 +17,7 @@
 #include "kbo/optimize/problems.hpp"
 #include "kbo/sets/set_space.hpp"
 #include "kbo/strategy/registry.hpp"
+#include "observations.hpp"
 #include "report.hpp"
 
 namespace kbo::bench {
@@ -250,10 +251,7 @@ RunResult run_one(const StructureProblem& p, const std::string& method, std::uin
     const double f = p.f(x);
     best = std::min(best, f);
     r.best_so_far.push_back(best);
-    X.conservativeResize(X.rows() + 1, Eigen::NoChange);
-    X.row(X.rows() - 1) = x.transpose();
-    y.conservativeResize(y.size() + 1);
-    y(y.size() - 1) = -f;  // strategies maximise
+    append_observation(X, y, x, f);
   }
   return r;
 }
