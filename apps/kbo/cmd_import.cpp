@@ -74,12 +74,7 @@ int run_import(int argc, char** argv) {
   std::vector<std::size_t> cons;
   for (int j = 0; col.count("constraint" + std::to_string(j)); ++j) cons.push_back(col["constraint" + std::to_string(j)]);
 
-  struct Row {
-    Vec x;
-    double value;
-    std::vector<double> constraints;
-  };
-  std::vector<Row> rows;
+  std::vector<EvaluatedPoint> rows;
   for (int lineno = 2; std::getline(in, line); ++lineno) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const std::string where = "--csv " + path + " line " + std::to_string(lineno) + ": ";
@@ -97,7 +92,7 @@ int run_import(int argc, char** argv) {
       }
       const nlohmann::json v = cell_value(cells[col["value"]]);
       if (!v.is_number()) throw InputError("value '" + cells[col["value"]] + "' is not a number");
-      Row r{study.point_from_json(point), v.get<double>(), {}};
+      EvaluatedPoint r{study.point_from_json(point), v.get<double>(), {}};
       for (std::size_t c : cons) {
         const nlohmann::json cv = cell_value(cells[c]);
         if (!cv.is_number()) throw InputError("constraint '" + cells[c] + "' is not a number");
@@ -108,7 +103,8 @@ int run_import(int argc, char** argv) {
       throw InputError(where + e.what());
     }
   }
-  for (const Row& r : rows) std::cout << warm_start_line(study, study.add_evaluated(r.x, r.value, r.constraints)).dump() << std::endl;
+  // One transaction: the whole file is stored or, if a row is refused, none of it.
+  for (const Trial& t : study.add_evaluated(rows)) std::cout << warm_start_line(study, t).dump() << std::endl;
   return 0;
 }
 

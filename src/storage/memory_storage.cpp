@@ -75,6 +75,7 @@ Trial MemoryStorage::finish(const std::string& study, int trial_id, TrialState s
   const bool exists = trial_id >= 0 && trial_id < n;
   check_finishable(exists ? std::optional<Trial>(e.trials[trial_id]) : std::nullopt, trial_id, n, study, by,
                    unix_now());
+  if (state == TrialState::Complete) check_constraint_count(first_complete(e), constraints);
   Trial& t = e.trials[trial_id];
   t.state = state;
   t.value = state == TrialState::Complete ? value : std::nullopt;
@@ -82,6 +83,27 @@ Trial MemoryStorage::finish(const std::string& study, int trial_id, TrialState s
   t.finished_at = unix_now();
   t.constraints = state == TrialState::Complete ? constraints : std::vector<double>();
   return t;
+}
+
+std::optional<Trial> MemoryStorage::first_complete(const Entry& e) {
+  for (const Trial& t : e.trials)
+    if (t.state == TrialState::Complete) return t;
+  return std::nullopt;
+}
+
+std::vector<Trial> MemoryStorage::add_completed(const std::string& study, const std::vector<EvaluatedPoint>& rows,
+                                                const std::string& worker) {
+  std::lock_guard lock(mutex_);
+  Entry& e = entry(study);
+  std::optional<Trial> first = first_complete(e);
+  std::vector<Trial> added;
+  for (const EvaluatedPoint& r : rows) {
+    check_constraint_count(first, r.constraints);  // before anything is added: all rows or none
+    added.push_back(completed_trial(r, static_cast<int>(e.trials.size() + added.size()), worker, unix_now()));
+    if (!first) first = added.back();
+  }
+  e.trials.insert(e.trials.end(), added.begin(), added.end());
+  return added;
 }
 
 bool MemoryStorage::set_lease(const std::string& study, int trial_id, double lease_until) {

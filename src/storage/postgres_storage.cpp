@@ -416,6 +416,7 @@ Trial PostgresStorage::finish(const std::string& study, int trial_id, TrialState
     n_trials = static_cast<int>(run(conn_, url_, "SELECT COUNT(*) FROM trials WHERE study_id = $1", {sid}).integer(0, 0));
   }
   check_finishable(found, trial_id, n_trials, study, by, unix_now());
+  if (state == TrialState::Complete) check_constraint_count(first_complete(sid), constraints);
   Trial t = std::move(*found);
   t.state = state;
   t.value = state == TrialState::Complete ? value : std::nullopt;
@@ -429,6 +430,38 @@ Trial PostgresStorage::finish(const std::string& study, int trial_id, TrialState
        std::to_string(trial_id), t.constraints.empty() ? Param() : Param(constraints_text(t.constraints))});
   txn.commit();  // durable (synchronous_commit on by default) before the caller reports the result
   return t;
+}
+
+std::optional<Trial> PostgresStorage::first_complete(const std::string& sid) {
+  const Result q = run(conn_, url_,
+                       std::string("SELECT ") + kTrialColumns +
+                           " FROM trials WHERE study_id = $1 AND state = 'complete' ORDER BY number LIMIT 1",
+                       {sid});
+  if (q.rows() == 0) return std::nullopt;
+  return trial_from_row(q, 0);
+}
+
+std::vector<Trial> PostgresStorage::add_completed(const std::string& study, const std::vector<EvaluatedPoint>& rows,
+                                                  const std::string& worker) {
+  std::lock_guard lock(mutex_);
+  Txn txn(*this);  // one commit for all rows: an import is all or nothing
+  const std::string sid = lock_study(study);
+  std::optional<Trial> first = first_complete(sid);
+  int next = static_cast<int>(run(conn_, url_, "SELECT COUNT(*) FROM trials WHERE study_id = $1", {sid}).integer(0, 0));
+  std::vector<Trial> added;
+  for (const EvaluatedPoint& r : rows) {
+    check_constraint_count(first, r.constraints);
+    Trial t = completed_trial(r, next++, worker, unix_now());
+    run(conn_, url_,
+        "INSERT INTO trials(study_id, number, x, value, state, worker, created_at, finished_at, constraints) "
+        "VALUES($1, $2, $3, $4, 'complete', $5, $6, $7, $8)",
+        {sid, std::to_string(t.id), dump_x(t.x), fmt_double(*t.value), worker, fmt_double(t.created_at),
+         fmt_double(t.finished_at), t.constraints.empty() ? Param() : Param(constraints_text(t.constraints))});
+    if (!first) first = t;
+    added.push_back(std::move(t));
+  }
+  txn.commit();  // durable before the caller reports the rows
+  return added;
 }
 
 bool PostgresStorage::set_lease(const std::string& study, int trial_id, double lease_until) {

@@ -88,6 +88,21 @@ Trial ReconnectingStorage::finish(const std::string& study, int trial_id, TrialS
   });
 }
 
+std::vector<Trial> ReconnectingStorage::add_completed(const std::string& study, const std::vector<EvaluatedPoint>& rows,
+                                                      const std::string& worker) {
+  const double started = unix_now();
+  return retry([&](int attempt) {
+    if (attempt > 0) {
+      // The first attempt may have committed before its connection broke: then these rows are ours.
+      std::vector<Trial> ours;
+      for (const Trial& t : inner_->trials(study))
+        if (t.state == TrialState::Complete && t.worker == worker && t.created_at >= started) ours.push_back(t);
+      if (ours.size() == rows.size()) return ours;
+    }
+    return inner_->add_completed(study, rows, worker);
+  });
+}
+
 // Both are one idempotent statement: repeating one whose COMMIT went through changes nothing.
 bool ReconnectingStorage::set_lease(const std::string& study, int trial_id, double lease_until) {
   return retry([&](int) { return inner_->set_lease(study, trial_id, lease_until); });

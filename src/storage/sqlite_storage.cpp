@@ -466,6 +466,7 @@ Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState s
     }
   }
   check_finishable(found, trial_id, n_trials, study, by, unix_now());
+  if (state == TrialState::Complete) check_constraint_count(first_complete(sid), constraints);
   Trial t = std::move(*found);
   t.state = state;
   t.value = state == TrialState::Complete ? value : std::nullopt;
@@ -482,6 +483,45 @@ Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState s
   u.run();
   txn.commit();  // durable (synchronous=FULL) before the caller reports the result
   return t;
+}
+
+std::optional<Trial> SqliteStorage::first_complete(std::int64_t sid) {
+  const std::string sql = std::string("SELECT ") + kTrialColumns +
+                          " FROM trials WHERE study_id = ?1 AND state = 'complete' ORDER BY number LIMIT 1";
+  Stmt q(db_, path_, sql.c_str());
+  q.bind(1, sid);
+  if (!q.step()) return std::nullopt;
+  return trial_from_row(q);
+}
+
+std::vector<Trial> SqliteStorage::add_completed(const std::string& study, const std::vector<EvaluatedPoint>& rows,
+                                                const std::string& worker) {
+  WriteTransaction txn(db_, path_);  // one commit for all rows: an import is all or nothing
+  const auto sid = study_id(study);
+  std::optional<Trial> first = first_complete(sid);
+  int next = 0;
+  {
+    Stmt c(db_, path_, "SELECT COUNT(*) FROM trials WHERE study_id = ?1");
+    c.bind(1, sid);
+    c.step();
+    next = static_cast<int>(c.integer(0));
+  }
+  std::vector<Trial> added;
+  for (const EvaluatedPoint& r : rows) {
+    check_constraint_count(first, r.constraints);
+    Trial t = completed_trial(r, next++, worker, unix_now());
+    Stmt ins(db_, path_,
+             "INSERT INTO trials(study_id, number, x, value, state, worker, created_at, finished_at, constraints) "
+             "VALUES(?1, ?2, ?3, ?4, 'complete', ?5, ?6, ?7, ?8)");
+    ins.bind(1, sid).bind(2, t.id).bind(3, dump_x(t.x)).bind(4, *t.value).bind(5, worker).bind(6, t.created_at)
+        .bind(7, t.finished_at);
+    if (t.constraints.empty()) ins.bind_null(8); else ins.bind(8, constraints_text(t.constraints));
+    ins.run();
+    if (!first) first = t;
+    added.push_back(std::move(t));
+  }
+  txn.commit();  // durable before the caller reports the rows
+  return added;
 }
 
 bool SqliteStorage::set_lease(const std::string& study, int trial_id, double lease_until) {

@@ -29,6 +29,27 @@ void check_finishable(const std::optional<Trial>& t, int trial_id, int n_trials,
                    ", which will record its result (`kbo tell --force` records yours instead and drops the worker's)");
 }
 
+void check_constraint_count(const std::optional<Trial>& first_complete, const std::vector<double>& constraints) {
+  if (!first_complete || first_complete->constraints.size() == constraints.size()) return;
+  throw ConstraintCountError("constraints: the objective returned " + std::to_string(constraints.size()) +
+                             " constraint value(s), but trial " + std::to_string(first_complete->id) + " has " +
+                             std::to_string(first_complete->constraints.size()) +
+                             " (every trial of a study needs the same number)");
+}
+
+Trial completed_trial(const EvaluatedPoint& row, int id, const std::string& worker, double now) {
+  Trial t;
+  t.id = id;
+  t.x = row.x;
+  t.value = row.value;
+  t.state = TrialState::Complete;
+  t.worker = worker;
+  t.created_at = now;
+  t.finished_at = now;
+  t.constraints = row.constraints;
+  return t;
+}
+
 const char* given_up_reason(const Trial& t, double stale_after, double now, const Storage::TrialPredicate& lost) {
   if (t.state != TrialState::Pending) return nullptr;
   if (t.heartbeat_at > 0.0)

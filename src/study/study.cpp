@@ -97,13 +97,17 @@ Trial Study::enqueue(const Vec& x) {
 }
 
 Trial Study::add_evaluated(const Vec& x, double value, const std::vector<double>& constraints) {
-  if (x.size() != space_->dim()) throw InputError("tell: the point has the wrong dimension");
-  if (!std::isfinite(value)) throw InputError("the value of a told point must be a finite number");
-  for (double c : constraints)
-    if (!std::isfinite(c)) throw InputError("constraints must be finite numbers");
-  check_constraint_count(trials(), constraints);  // before anything is written
-  const Trial t = storage_->ask(record_.name, [&](const std::vector<Trial>&) { return x; }, worker_id("tell"));
-  return storage_->finish(record_.name, t.id, TrialState::Complete, value, "", Teller{"", true}, constraints);
+  return add_evaluated(std::vector<EvaluatedPoint>{{x, value, constraints}}).front();
+}
+
+std::vector<Trial> Study::add_evaluated(const std::vector<EvaluatedPoint>& rows) {
+  for (const EvaluatedPoint& r : rows) {
+    if (r.x.size() != space_->dim()) throw InputError("tell: the point has the wrong dimension");
+    if (!std::isfinite(r.value)) throw InputError("the value of a told point must be a finite number");
+    for (double c : r.constraints)
+      if (!std::isfinite(c)) throw InputError("constraints must be finite numbers");
+  }
+  return storage_->add_completed(record_.name, rows, worker_id("tell"));
 }
 
 void Study::set_budget(int budget) {
@@ -289,7 +293,6 @@ Trial Study::tell(int trial_id, double value, bool force, const std::vector<doub
                      " must be a finite number (report a failure with --failed REASON instead)");
   for (double c : constraints)
     if (!std::isfinite(c)) throw InputError("constraints of trial " + std::to_string(trial_id) + " must be finite numbers");
-  check_constraint_count(trials(), constraints);
   return storage_->finish(record_.name, trial_id, TrialState::Complete, value, "", Teller{"", force}, constraints);
 }
 
@@ -306,16 +309,6 @@ Mat Study::constraint_data(const std::vector<Trial>& trials) {
     ++i;
   }
   return C;
-}
-
-void Study::check_constraint_count(const std::vector<Trial>& trials, const std::vector<double>& constraints) {
-  for (const auto& t : trials)
-    if (t.state == TrialState::Complete) {
-      if (t.constraints.size() == constraints.size()) return;
-      throw InputError("constraints: the objective returned " + std::to_string(constraints.size()) +
-                       " constraint value(s), but trial " + std::to_string(t.id) + " has " +
-                       std::to_string(t.constraints.size()) + " (every trial of a study needs the same number)");
-    }
 }
 
 Trial Study::fail(int trial_id, const std::string& reason, bool force) {
@@ -494,16 +487,6 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
     }
     // The heartbeat keeps beating until the result is stored: waiting for the write lock must not make
     // this trial look lost.
-    if (ev.value && std::isfinite(*ev.value)) {
-      // A constraint list whose length changes is a bug of the objective, not a property of the point:
-      // hand the trial back (nothing stored changes) and stop with an InputError.
-      try {
-        check_constraint_count(trials(), ev.constraints);
-      } catch (const InputError&) {
-        storage_->release(record_.name, trial->id, worker);
-        throw;
-      }
-    }
     Trial finished;
     try {
       finished = (ev.value && std::isfinite(*ev.value))
@@ -514,6 +497,12 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
                                                  : (ev.reason.empty() ? std::string("failed") : ev.reason),
                                         Teller{worker});
       heartbeat.idle();
+    } catch (const ConstraintCountError&) {
+      // A constraint list whose length changes is a bug of the objective, not a property of the point:
+      // hand the trial back (nothing stored changed) and stop with the InputError.
+      heartbeat.idle();
+      storage_->release(record_.name, trial->id, worker);
+      throw;
     } catch (const InputError& e) {
       heartbeat.idle();
       // Given up as lost while we were evaluating (heartbeats stalled longer than stale_after: its point

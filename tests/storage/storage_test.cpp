@@ -225,6 +225,35 @@ TEST_P(StorageContract, AFailingSuggestionWritesNothing) {
   EXPECT_EQ(storage->ask("s", [](const std::vector<Trial>&) { return Vec{{0.5, 0.5}}; }, "w").id, 0);
 }
 
+TEST_P(StorageContract, AddCompletedStoresAllRowsOrNoneAndKeepsTheConstraintCount) {
+  auto storage = make(GetParam(), dir_);
+  Study study = Study::create_or_open(storage, box_record("s"));
+  IndexStrategy strat;
+  study.ask(strat, "w");  // trial 0 stays pending: ids of added rows continue after it
+  const auto added = study.add_evaluated({{Vec{{0.1, 0.2}}, 3.0, {-1.0}}, {Vec{{0.3, 0.4}}, 1.5, {0.5}}});
+  ASSERT_EQ(added.size(), 2u);
+  EXPECT_EQ(added[0].id, 1);
+  EXPECT_EQ(added[1].id, 2);
+  const auto ts = connect()->trials("s");
+  ASSERT_EQ(ts.size(), 3u);
+  EXPECT_EQ(ts[2].state, TrialState::Complete);
+  EXPECT_DOUBLE_EQ(*ts[2].value, 1.5);
+  EXPECT_DOUBLE_EQ(ts[2].x(1), 0.4);
+  EXPECT_EQ(ts[2].constraints, std::vector<double>{0.5});
+  EXPECT_GT(ts[2].finished_at, 0.0);
+  // A row with another number of constraints refuses the whole batch; nothing is stored.
+  EXPECT_THROW(study.add_evaluated({{Vec{{0.5, 0.5}}, 1.0, {0.0}}, {Vec{{0.6, 0.6}}, 1.0, {}}}), ConstraintCountError);
+  EXPECT_EQ(storage->trials("s").size(), 3u);
+  // The same rule holds for a tell of a pending trial, and the trial stays pending.
+  EXPECT_THROW(study.tell(0, 1.0, false, {1.0, 2.0}), ConstraintCountError);
+  EXPECT_EQ(storage->trials("s")[0].state, TrialState::Pending);
+  EXPECT_EQ(study.tell(0, 1.0, false, {2.0}).state, TrialState::Complete);
+  // Inside one batch of a study with no complete trial yet, the first row sets the count.
+  Study fresh = Study::create_or_open(storage, box_record("t"));
+  EXPECT_THROW(fresh.add_evaluated({{Vec{{0.1, 0.1}}, 1.0, {}}, {Vec{{0.2, 0.2}}, 1.0, {1.0}}}), ConstraintCountError);
+  EXPECT_TRUE(storage->trials("t").empty());
+}
+
 TEST_P(StorageContract, StaleHeartbeatsAreReapedAndTheirPointsReofferedOnce) {
   auto storage = make(GetParam(), dir_);
   Study study = Study::create_or_open(storage, box_record("s"));

@@ -55,6 +55,8 @@ class PostgresStorage : public Storage {
                                      const std::string& worker, bool running = true) override;
   Trial finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
                const std::string& reason, const Teller& by, const std::vector<double>& constraints = {}) override;
+  std::vector<Trial> add_completed(const std::string& study, const std::vector<EvaluatedPoint>& rows,
+                                   const std::string& worker) override;
   bool set_lease(const std::string& study, int trial_id, double lease_until) override;
   bool set_info(const std::string& study, int trial_id, const nlohmann::json& info) override;
   bool release(const std::string& study, int trial_id, const std::string& worker) override;
@@ -73,6 +75,7 @@ class PostgresStorage : public Storage {
   class Txn;
   std::string lock_study(const std::string& name);  // SELECT id … FOR UPDATE; InputError if absent
   std::vector<Trial> read_trials(const std::string& sid);
+  std::optional<Trial> first_complete(const std::string& sid);  // the study's lowest-id complete trial
   std::optional<StudyRecord> load_study_unlocked(const std::string& name);
 
   std::string url_;

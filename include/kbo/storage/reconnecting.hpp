@@ -40,6 +40,8 @@ class ReconnectingStorage : public Storage {
                                      const std::string& worker, bool running = true) override;
   Trial finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
                const std::string& reason, const Teller& by, const std::vector<double>& constraints = {}) override;
+  std::vector<Trial> add_completed(const std::string& study, const std::vector<EvaluatedPoint>& rows,
+                                   const std::string& worker) override;
   bool set_lease(const std::string& study, int trial_id, double lease_until) override;
   bool set_info(const std::string& study, int trial_id, const nlohmann::json& info) override;
   bool release(const std::string& study, int trial_id, const std::string& worker) override;

@@ -35,6 +35,8 @@ class SqliteStorage : public Storage {
                                      const std::string& worker, bool running = true) override;
   Trial finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
                const std::string& reason, const Teller& by, const std::vector<double>& constraints = {}) override;
+  std::vector<Trial> add_completed(const std::string& study, const std::vector<EvaluatedPoint>& rows,
+                                   const std::string& worker) override;
   bool set_lease(const std::string& study, int trial_id, double lease_until) override;
   bool set_info(const std::string& study, int trial_id, const nlohmann::json& info) override;
   bool release(const std::string& study, int trial_id, const std::string& worker) override;
@@ -52,6 +54,7 @@ class SqliteStorage : public Storage {
   void check_schema(StorageAccess access);  // create or migrate (Create, Existing); require the current one (ReadOnly)
   std::int64_t study_id(const std::string& name);  // InputError if absent
   std::vector<Trial> read_trials(std::int64_t sid);
+  std::optional<Trial> first_complete(std::int64_t sid);  // the study's lowest-id complete trial
 
   std::string path_;
   sqlite3* db_ = nullptr;

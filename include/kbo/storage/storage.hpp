@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "kbo/core/error.hpp"
 #include "kbo/core/registry.hpp"
 #include "kbo/study/trial.hpp"
 
@@ -64,9 +65,16 @@ class Storage {
   /// In one write transaction: a pending trial becomes complete (value set) or failed (reason set).
   /// InputError (check_finishable) if the trial does not exist, is not pending, or is running under a
   /// worker other than `by.worker` and not `by.force`.
-  /// `constraints` (complete trials only) are stored with the value (Trial::constraints).
+  /// `constraints` (complete trials only) are stored with the value (Trial::constraints); a complete
+  /// trial's count must be that of the study's first complete trial (ConstraintCountError otherwise).
   virtual Trial finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
                        const std::string& reason, const Teller& by, const std::vector<double>& constraints = {}) = 0;
+
+  /// In one write transaction: each row becomes a complete trial (ids continue the study's, in order), or
+  /// none does: ConstraintCountError if a row's number of constraints differs from the study's complete
+  /// trials'. It reads no other trial, so a tell or an import stays O(rows) however large the study is.
+  virtual std::vector<Trial> add_completed(const std::string& study, const std::vector<EvaluatedPoint>& rows,
+                                           const std::string& worker) = 0;
 
   /// Sets lease_until of a pending trial (one handed out by `kbo ask`): after that Unix time reap_lost
   /// gives it up (kLeaseExpired) and re-offers its point. Returns false if the trial is not pending.
@@ -155,6 +163,17 @@ nlohmann::json parse_trial_info(const std::string& text);
 /// worker, `by` is that worker or forces it.
 void check_finishable(const std::optional<Trial>& t, int trial_id, int n_trials, const std::string& study,
                       const Teller& by, double now);
+
+/// A complete trial whose number of outcome constraints differs from the study's (a bug of the objective).
+struct ConstraintCountError : InputError {
+  using InputError::InputError;
+};
+/// The rule of finish/add_completed: ConstraintCountError unless `constraints` has as many entries as the
+/// study's first complete trial `first_complete` (any count when there is none yet).
+void check_constraint_count(const std::optional<Trial>& first_complete, const std::vector<double>& constraints);
+
+/// The complete trial `id` that add_completed stores for `row` (created and finished at `now`).
+Trial completed_trial(const EvaluatedPoint& row, int id, const std::string& worker, double now);
 
 /// Why reap_lost gives up the pending trial `t` at time `now`: kWorkerLost (it has a heartbeat, older than
 /// stale_after > 0, or lost(t)), kLeaseExpired (no heartbeat, 0 < lease_until < now), else nullptr (keep it).

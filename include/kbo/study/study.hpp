@@ -131,6 +131,8 @@ class Study {
   Trial enqueue(const Vec& x);
   /// Adds a point evaluated elsewhere: a new trial at x, completed with value (and constraints).
   Trial add_evaluated(const Vec& x, double value, const std::vector<double>& constraints = {});
+  /// Adds many such points in one transaction (all or none); reads no other trial, so it costs O(rows).
+  std::vector<Trial> add_evaluated(const std::vector<EvaluatedPoint>& rows);
 
   /// Stores the study's budget (finished trials in all), as `kbo optimize` does, so that `kbo worker`
   /// processes on the study know when to stop. InputError if budget < 0.
@@ -181,8 +183,6 @@ class Study {
   /// The constraint values of the completed trials, rows in the order of strategy_data's X (n x m; m = 0
   /// for a study without constraints).
   static Mat constraint_data(const std::vector<Trial>& trials);
-  /// InputError unless `constraints` has as many entries as the complete trials' (when there are any).
-  static void check_constraint_count(const std::vector<Trial>& trials, const std::vector<double>& constraints);
 
  private:
   Study(std::shared_ptr<Storage> storage, StudyRecord record);

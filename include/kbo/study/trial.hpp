@@ -107,4 +107,12 @@ struct StudyRecord {
   std::optional<int> budget;
 };
 
+/// A point evaluated elsewhere (`kbo tell` of a new point, `kbo import`, Study.add_evaluated), stored as a
+/// complete trial by Storage::add_completed.
+struct EvaluatedPoint {
+  Vec x;
+  double value = 0.0;
+  std::vector<double> constraints;
+};
+
 }  // namespace kbo
