@@ -32,6 +32,10 @@ namespace kbo {
 //    rank-warping only the lower half fixed the ill-conditioned and steep functions (d = 5: beats TPE on
 //    23/24 functions on the selection instances, ECDF higher at every budget) and left `kbo bench bo` as it
 //    was (the full copula warp, also rank-warping the good half, made Ackley-6, Branin and Hartmann-6 worse).
+// 6. The categorical lengthscale prior Gamma(3, √2) on the one-hot coordinates of params spaces
+//    (docs/bench/spaces.md, session 9): under the continuous prior two choices were ~4 lengthscales apart,
+//    i.e. independent models the data could not join, and a choice seen once at a bad point was never tried
+//    again (svc-sonar seed 9 at 0.2209). Box spaces have no such coordinates: their model is unchanged.
 
 BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   if (!j.is_null() && !j.is_object()) throw InputError("options.bo must be an object of BO model options");
