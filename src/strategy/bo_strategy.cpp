@@ -56,6 +56,8 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
                                      gls_mean_variance());
   }
   kernel_ = with_constant_mean(std::move(kernel), gls_mean_variance());
+  init_categorical_lengthscales(*kernel_);
+  if (alt_kernel_) init_categorical_lengthscales(*alt_kernel_);
   Rng rng = make_rng(config_.seed);
   design_ = unit_->sample(config_.n_init, config_.init_method, rng);
 }
@@ -67,6 +69,7 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
   model_name_ = kernels.front().name;
   for (std::size_t k = 1; k < kernels.size(); ++k) {
     kernels[k].kernel = with_constant_mean(std::move(kernels[k].kernel), gls_mean_variance());
+    init_categorical_lengthscales(*kernels[k].kernel);
     candidates_.push_back(std::move(kernels[k]));
   }
   gp_candidates_.resize(candidates_.size());

@@ -8,6 +8,7 @@
 #include "kbo/core/params.hpp"
 #include "kbo/optimize/multistart.hpp"
 #include "kbo/storage/memory.hpp"
+#include "kbo/strategy/bo_strategy.hpp"
 #include "kbo/strategy/registry.hpp"
 #include "kbo/study/study.hpp"
 
@@ -152,4 +153,48 @@ TEST(ParamsBO, AParamsStudyBeatsRandomSearchOnAMixedProblem) {
   }
   // Measured (seeds 0-2): bo 1.13, random 1.98.
   EXPECT_LT(bo, 0.75 * random) << "bo " << bo << ", random " << random;  // optimum 0
+}
+
+TEST(ParamsBO, TheModelCarriesWhatOneChoiceTaughtToAChoiceSeenOnce) {
+  // Minimise (x − 0.3)² + offset(choice): every choice has the same trend in x. Choices a and d are seen
+  // along x; b only once, at the bad x = 0.9 (as an initial design can show a choice once, at a bad point).
+  // The model must carry the trend over to b: it expects b at x = 0.3 to beat b at x = 0.9. With the
+  // continuous coordinates' lengthscale prior on the one-hot coordinates, the choices were ~4 lengthscales
+  // apart (uncorrelated, a gradient too small to learn otherwise), b at 0.3 sat at the worst-value prior
+  // mean, and a choice seen once at a bad point was never tried again (svc-sonar, docs/bench/spaces.md).
+  auto space = std::make_shared<ParamsSpace>(params_from_json(nlohmann::json::array({"x=float:0:1", "c=cat:a,b,d"})));
+  auto f = [](double x, const std::string& c) { return std::pow(x - 0.3, 2) + (c == "d" ? 0.05 : 0.0); };
+  Mat X(23, space->dim());
+  Vec y(23);
+  int row = 0;
+  auto add = [&](double x, const std::string& c) {
+    X.row(row) = space->from_named({{"x", x}, {"c", c}}).transpose();
+    y[row++] = -f(x, c);  // strategies maximise
+  };
+  for (int i = 0; i <= 10; ++i) add(0.1 * i, "a"), add(0.1 * i, "d");
+  add(0.9, "b");
+  // The old prior (the continuous coordinates' Gamma(3, 6)) on the one-hot coordinates is the control: it
+  // must fail the check, or the check would not tell the fix from the fault.
+  const nlohmann::json old_prior = {{"bo", {{"categorical_lengthscale_prior_shape", 3.0}, {"categorical_lengthscale_prior_rate", 6.0}}}};
+  for (const bool fixed : {true, false})
+  for (std::uint64_t seed = 0; seed < 3; ++seed) {
+    StrategyConfig c;
+    c.seed = seed;
+    c.n_init = 1;
+    if (!fixed) c.module_options = old_prior;
+    auto strategy = make_strategy(c, space);  // the default model, as a study builds it
+    auto* bo = dynamic_cast<BOStrategy*>(strategy.get());
+    ASSERT_NE(bo, nullptr);
+    bo->suggest(X, y, Mat(0, space->dim()), 23);
+    ASSERT_NE(bo->model(), nullptr);
+    // The params space's box is the unit cube already (x in [0, 1], one-hot coordinates in [0, 1]).
+    Mat probe(2, space->dim());
+    probe.row(0) = space->from_named({{"x", 0.3}, {"c", "b"}}).transpose();
+    probe.row(1) = space->from_named({{"x", 0.9}, {"c", "b"}}).transpose();
+    const Vec mean = bo->model()->predict(probe).mean;  // the model's (warped) targets: higher is better
+    if (fixed)
+      EXPECT_GT(mean[0], mean[1]) << "seed " << seed << ": b at x = 0.3 expected no better than b at x = 0.9";
+    else
+      EXPECT_LT(mean[0], mean[1]) << "seed " << seed << ": the control (old prior) carried the trend over";
+  }
 }

@@ -59,6 +59,13 @@ struct EnumNames<PriorMean> {
   X(double, fixed_start_noise, 1e-4)                                                                           \
   X(double, lengthscale_prior_shape, 3.0)                                                                      \
   X(double, lengthscale_prior_rate, 6.0)                                                                       \
+  /* Lengthscales of the one-hot coordinates of categorical parameters (params spaces): Gamma(3, 6) puts two */  \
+  /* choices (distance √2) ~4 lengthscales apart, so every choice was its own, independent model whose */       \
+  /* lengthscale the data could not move (vanishing gradient), and a choice seen once at a bad point stayed */ \
+  /* at the worst-value prior mean: never tried again. Mode √2 (choices correlated ≈ 0.5 under Matérn-5/2), */ \
+  /* learnable either way; they also start at the mode. docs/bench/spaces.md (session 9) has the study. */    \
+  X(double, categorical_lengthscale_prior_shape, 3.0)                                                          \
+  X(double, categorical_lengthscale_prior_rate, 1.4142135623730951)                                            \
   X(double, variance_prior_shape, 2.0)                                                                         \
   X(double, variance_prior_rate, 0.15)                                                                         \
   X(double, noise_prior_shape, 1.1)                                                                            \
