@@ -183,7 +183,8 @@ def main():
         r = child("kbo", n, steps, a.seed, a.kbo, a.kbo_options)
         row["kbo"] = summary(r["times"]) | {"times": r["times"], "refits": r["refits"]}
         print(f"n={n} kbo: median {row['kbo']['median']:.4f} s, mean {row['kbo']['mean']:.4f} s "
-              f"({r['refits'].count('full')} refits in {steps} steps)", file=sys.stderr)
+              f"({r['refits'].count('full')} full and {r['refits'].count('warm')} warm refits in {steps} steps)",
+              file=sys.stderr)
         row["optuna"] = []
         for path in a.optuna:
             o = child("optuna", n, steps, a.seed, path)
@@ -217,7 +218,7 @@ def main():
 
 
 def table(res):
-    heads = ["n", "kbo median (s)", "kbo mean (s)", "kbo refits"]
+    heads = ["n", "kbo median (s)", "kbo mean (s)", "kbo θ refits: full / warm / none"]
     versions = [o["version"] for o in res["sizes"][0]["optuna"]]
     for v in versions:
         heads += [f"Optuna {v} median (s)", f"Optuna {v} mean (s)", f"Optuna {v} / kbo (medians)"]
@@ -225,7 +226,7 @@ def table(res):
     lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
     for r in res["sizes"]:
         k = r["kbo"]
-        cells = [str(r["n"]), f"{k['median']:.4f}", f"{k['mean']:.4f}", f"{k['refits'].count('full')}/{len(k['refits'])}"]
+        cells = [str(r["n"]), f"{k['median']:.4f}", f"{k['mean']:.4f}", " / ".join(str(k["refits"].count(w)) for w in ("full", "warm", "none"))]
         for o in r["optuna"]:
             cells += [f"{o['median']:.4f}", f"{o['mean']:.4f}", f"**{o['median'] / k['median']:.1f}×**"]
         cells.append(f"{r['load_before'][0]:.1f}, {r['load_after'][0]:.1f}")
