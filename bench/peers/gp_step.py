@@ -131,13 +131,18 @@ def optuna_quality(seeds, iters, n_init):
 
 # ---------------------------------------------------------------- driver
 
+def fail(message, code=2):
+    print(f"gp_step: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
 def child(tool, n, steps, seed, path, options=""):
     env = dict(os.environ)
     env["PYTHONPATH"] = path + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     cmd = [sys.executable, "-W", "ignore", os.path.abspath(__file__), "--child", tool, str(n), str(steps), str(seed), options]
     r = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if r.returncode != 0:
-        sys.exit(f"gp_step: {tool} at n = {n} failed:\n{r.stderr[-3000:]}")
+        fail(f"{tool} at n = {n} failed:\n{r.stderr[-3000:]}", 1)
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
@@ -171,10 +176,13 @@ def main():
         if v in os.environ:
             print(f"gp_step: warning: {v}={os.environ[v]} is set; users run without it", file=sys.stderr)
     if not a.optuna:
-        sys.exit("gp_step: give --optuna DIR (run bench/peers/setup_optuna_gp.sh, it prints DIR)")
+        fail("give --optuna DIR (run bench/peers/setup_optuna_gp.sh, it prints DIR)")
+    for path in a.optuna:
+        if not os.path.isfile(os.path.join(path, "optuna", "__init__.py")):
+            fail(f"--optuna {path}: not an Optuna source tree (no optuna/__init__.py); run bench/peers/setup_optuna_gp.sh")
     steps = 5 if a.quick else a.steps
     if steps < 1 or any(n < 11 for n in a.sizes):
-        sys.exit("gp_step: --steps must be >= 1 and every size >= 11 (past both tools' initial designs)")
+        fail("--steps must be >= 1 and every --sizes value >= 11 (past both tools' initial designs)")
     results = {"problem": "ackley-shifted", "dim": DIM, "steps": steps, "seed": a.seed, "sizes": [],
                "kbo_options": json.loads(a.kbo_options) if a.kbo_options else {}}
     t_start = time.time()
@@ -203,7 +211,7 @@ def main():
                             f"s.loader.exec_module(m); print(json.dumps(m.optuna_quality(list(range({a.quality})), 50, 5)))"],
                            capture_output=True, text=True)
         if r.returncode != 0:
-            sys.exit(f"gp_step: quality run failed:\n{r.stderr[-3000:]}")
+            fail(f"quality run failed:\n{r.stderr[-3000:]}", 1)
         sys.stderr.write(r.stderr)
         results["optuna_quality"] = json.loads(r.stdout.strip().splitlines()[-1])
     results["seconds"] = time.time() - t_start
