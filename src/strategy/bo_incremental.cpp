@@ -24,12 +24,14 @@ std::string row_key(const Mat& M, Eigen::Index i) {
 }
 }  // namespace
 
-bool BOStrategy::refit_due(int n) const {
+BOStrategy::Refit BOStrategy::refit_due(int n) const {
   const BOModelOptions& mo = model_options_;
-  // A model restored from a stored state has θ but no data yet: it is extended, not refitted, unless due.
-  if (!gp_ || n < mo.full_refit_below || n < refit_n_) return true;
+  // A model restored from a stored state has θ but no data yet: it is extended (or warm-refitted from the
+  // stored θ), not fully refitted, unless due.
+  if (!gp_ || n < mo.full_refit_below || n < refit_n_) return Refit::Full;
   const int every = mo.refit_every > 0 ? mo.refit_every : static_cast<int>(std::ceil(std::sqrt(double(refit_n_))));
-  return n - refit_n_ >= every;
+  if (n - refit_n_ >= every) return Refit::Full;
+  return n < mo.warm_refit_below ? Refit::Warm : Refit::None;
 }
 
 void BOStrategy::extend_model(GP& gp, const Mat& U, const Vec& yt) {

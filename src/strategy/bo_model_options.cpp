@@ -66,6 +66,8 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
               o.hmc_leapfrog >= 1,
           "hmc_*: need hmc_max_n >= 0, hmc_warmup >= 0, 1 <= hmc_keep <= hmc_samples, hmc_leapfrog >= 1");
   require(o.full_refit_below >= 0, "full_refit_below must be >= 0");
+  require(o.warm_refit_below >= 0, "warm_refit_below must be >= 0");
+  require(o.warm_refit_evaluations >= 1, "warm_refit_evaluations must be >= 1");
   require(o.fit_subset == 0 || o.fit_subset >= 10, "fit_subset must be 0 (all observations) or >= 10");
   require(o.subset_above >= 0, "subset_above must be >= 0");
   require(o.subset_local >= 1 && o.subset_global >= 0, "subset_local must be >= 1 and subset_global >= 0");

@@ -139,13 +139,15 @@ std::vector<GP> BOStrategy::hmc_models(int trial_index) {
   return models;
 }
 
-std::vector<Vec> BOStrategy::fit_starts(const GP& gp, const Vec& lower, const Vec& upper, int trial_index) const {
+std::vector<Vec> BOStrategy::fit_starts(const GP& gp, const Vec& lower, const Vec& upper, int trial_index,
+                                        bool warm_only) const {
   // The previous fit (warm start), the fixed start if configured, and config.fit_restarts random draws.
   const Vec theta0 = gp.hyperparameters();
   const auto specs = gp.hyperparameter_specs();
   const BOModelOptions& mo = model_options_;
   std::vector<Vec> starts;
-  if (mo.warm_start) starts.push_back(theta0.cwiseMax(lower).cwiseMin(upper));
+  if (mo.warm_start || warm_only) starts.push_back(theta0.cwiseMax(lower).cwiseMin(upper));
+  if (warm_only) return starts;
   if (mo.fixed_start_lengthscale > 0.0) {
     Vec t = theta0;
     for (Eigen::Index p = 0; p < t.size(); ++p) {
@@ -195,7 +197,7 @@ Vec as_held(const GP& gp, const Vec& theta) {
 }
 }  // namespace
 
-std::vector<double> BOStrategy::refit(const std::vector<std::optional<GP>*>& models, int trial_index) {
+std::vector<double> BOStrategy::refit(const std::vector<std::optional<GP>*>& models, int trial_index, bool warm_only) {
   // One fitting problem per model: its bounds, priors and starts (warm start + random restarts seeded by
   // the trial). fit_hyperparameters runs every (model, start) pair as one capped L-BFGS run in one thread
   // pool; per model the best objective wins (ties by start order, so the result does not depend on thread
@@ -208,10 +210,10 @@ std::vector<double> BOStrategy::refit(const std::vector<std::optional<GP>*>& mod
     const GP& gp = **models[m];
     HyperparameterFit& fit = fits[m];
     fit_bounds(gp, fit.lower, fit.upper);
-    const std::vector<Vec> starts = fit_starts(gp, fit.lower, fit.upper, trial_index);
+    const std::vector<Vec> starts = fit_starts(gp, fit.lower, fit.upper, trial_index, warm_only);
     fit.priors = map_priors(gp);
     fit.map = config_.map;
-    fit.max_evaluations = mo.fit_evaluations;
+    fit.max_evaluations = warm_only ? mo.warm_refit_evaluations : mo.fit_evaluations;
     fit.mask.assign(static_cast<std::size_t>(fit.lower.size()), true);
     fit.mask.back() = gp.learns_noise();
     fitted[m] = &gp;
@@ -223,7 +225,7 @@ std::vector<double> BOStrategy::refit(const std::vector<std::optional<GP>*>& mod
       fitted[m] = &*surrogates[m];
     }
     for (std::size_t r = 0; r < starts.size(); ++r) {
-      const bool held = !surrogates[m] && mo.warm_start && r == 0;  // the model already holds the warm start
+      const bool held = !surrogates[m] && (mo.warm_start || warm_only) && r == 0;  // the model holds the warm start
       try {
         fit.starts.push_back(held ? starts[r] : as_held(*fitted[m], starts[r]));
       } catch (const NumericalError&) {

@@ -173,7 +173,9 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     const Mat& Um = subset_model ? Usub : U;
     const Vec& ym = subset_model ? ysub : yt;
     double objective;
-    if (!refit_due(n)) {
+    const Refit due = refit_due(n);
+    const bool warm = due == Refit::Warm;  // between full refits: one short run from the current θ
+    if (due == Refit::None) {
       if (subset_model)
         gp_->set_data(Um, ym);  // same θ, the rows move with the incumbent: one factorisation of the subset
       else
@@ -182,7 +184,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
       info_["refit"] = "none";
     } else {
       // θ is fitted on at most fit_subset of the model's rows, then the model conditions on all of them.
-      const std::vector<Eigen::Index> fit_on = fit_rows(Um.rows(), trial_index);
+      const std::vector<Eigen::Index> fit_on = warm ? std::vector<Eigen::Index>() : fit_rows(Um.rows(), trial_index);
       const Mat Uf = fit_on.empty() ? Mat() : Mat(Um(fit_on, Eigen::all));
       const Vec yf = fit_on.empty() ? Vec() : Vec(ym(fit_on));
       const Mat& UF = fit_on.empty() ? Um : Uf;
@@ -199,7 +201,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
           gp_candidates_[k]->set_data(UF, yF);
           models.push_back(&gp_candidates_[k]);
         }
-        const std::vector<double> obj = refit(models, trial_index);
+        const std::vector<double> obj = refit(models, trial_index, warm);
         objective = obj[0];
         nlohmann::json objectives = {{model_name_, obj[0]}};
         std::size_t winner = 0;
@@ -218,16 +220,16 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
         // its own previous fit) and the better MAP objective wins; the loser stays as the alternative.
         if (!gp_alt_) gp_alt_.emplace(new_model(alt_kernel_->clone()));
         gp_alt_->set_data(UF, yF);
-        const std::vector<double> obj = refit({&gp_, &gp_alt_}, trial_index);
+        const std::vector<double> obj = refit({&gp_, &gp_alt_}, trial_index, warm);
         objective = obj[0];
         if (obj[1] > obj[0]) std::swap(gp_, gp_alt_), objective = obj[1], alt_leads_ = !alt_leads_;
       } else {
-        objective = refit({&gp_}, trial_index)[0];
+        objective = refit({&gp_}, trial_index, warm)[0];
       }
       if (!fit_on.empty()) gp_->set_data(Um, ym);  // the fitted θ, conditioned on every row
-      refit_n_ = n;
+      if (!warm) refit_n_ = n;  // the schedule counts from the last full refit
       refit_objective_ = objective;
-      info_["refit"] = "full";
+      info_["refit"] = warm ? "warm" : "full";
     }
     const std::vector<bool> feasible = fit_constraints(U, trial_index);
     const int m = static_cast<int>(constraint_gps_.size()) > 0 && constraints_.rows() == X.rows()

@@ -13,8 +13,9 @@ TEST(ModelStateCli, AFreshAskWarmStartsFromTheStoredFitAndRefitsOnlyWhenDue) {
   TempDir dir("model_state_cli");
   const std::string url = "sqlite:" + (dir / "s.db");
   const std::string st = " --storage " + quote(url) + " --study m";
-  // Incremental from 8 observations on (the default is 200; the schedule is the same).
-  const std::string opts = " --options " + quote(R"({"bo": {"full_refit_below": 8}})");
+  // Incremental from 8 observations on (the default is 64; the schedule is the same), θ kept between full
+  // refits (no warm refits: warm_refit_below 0).
+  const std::string opts = " --options " + quote(R"({"bo": {"full_refit_below": 8, "warm_refit_below": 0}})");
   const CmdResult r = run_kbo("optimize --problem branin --init 5 --iters 4 --seed 3 --json" + opts + st, dir);
   ASSERT_EQ(r.code, 0) << r.err;
   // Asks at 5, 6, 7 observations refit (below 8), the one at 8 keeps θ (7 + ceil(sqrt(7)) = 10 > 8).
@@ -43,7 +44,7 @@ TEST(ModelStateCli, AFreshAskWarmStartsFromTheStoredFitAndRefitsOnlyWhenDue) {
 
 TEST(ModelStateCli, BadScheduleOptionsAreOneLineErrorsNamingTheKey) {
   TempDir dir("model_state_cli_bad");
-  for (const std::string key : {"full_refit_below", "refit_every"}) {
+  for (const std::string key : {"full_refit_below", "refit_every", "warm_refit_below", "warm_refit_evaluations"}) {
     const CmdResult r = run_kbo("optimize --problem branin --init 2 --iters 1 --storage memory --options " +
                                     quote("{\"bo\": {\"" + key + "\": -1}}"),
                                 dir);

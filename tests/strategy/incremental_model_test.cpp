@@ -13,11 +13,15 @@ using namespace kbo;
 
 namespace {
 
-StrategyConfig incremental_config(int full_refit_below, int refit_every = 0) {
+// θ kept between full refits unless warm_refit_below says otherwise.
+StrategyConfig incremental_config(int full_refit_below, int refit_every = 0, int warm_refit_below = 0) {
   StrategyConfig c;
   c.seed = 7;
   c.n_init = 4;
-  c.module_options = {{"bo", {{"full_refit_below", full_refit_below}, {"refit_every", refit_every}}}};
+  c.module_options = {{"bo",
+                       {{"full_refit_below", full_refit_below},
+                        {"refit_every", refit_every},
+                        {"warm_refit_below", warm_refit_below}}}};
   return c;
 }
 
@@ -161,4 +165,55 @@ TEST(IncrementalModel, AFreshStrategyAdoptsAStoredStateAndDoesNotRefitUntilDue) 
   garbage["theta"]["kernel"] = "not numbers";
   third.restore_model_state(garbage);
   EXPECT_EQ(third.model_state()["n"].get<int>(), 18);
+}
+
+TEST(IncrementalModel, WarmRefitsBetweenFullOnesBelowWarmRefitBelowNeverLowerTheObjective) {
+  // ML-II, so that the reported objective is the log marginal likelihood a GP computes by itself.
+  StrategyConfig c = incremental_config(10, 0, 20);
+  c.map = false;
+  BOStrategy s(c, branin_space());
+  const Data d = branin_data(40, 4);
+  const Mat none(0, 2);
+  std::vector<std::string> refits;
+  int changed = 0;
+  for (int n = 10; n <= 24; ++n) {
+    const Data part = rows(d, range_without(n, {}));
+    // θ before this suggestion, as the model that will lead holds it (either kernel may win).
+    const GP* before = s.model();
+    std::optional<GP> previous;
+    if (before) previous.emplace(*before);
+    s.suggest(part.X, part.y, none, n);
+    refits.push_back(s.last_info()["refit"].get<std::string>());
+    if (refits.back() != "warm" || !previous) continue;
+    // The warm run starts at the previous θ and keeps the best point it sees: on the new data its
+    // objective is at least that of the previous θ (of the same kernel; the other kernel may win on top).
+    GP at_previous = *previous;
+    at_previous.set_data(s.model()->X(), s.model()->y());
+    EXPECT_GE(s.last_info()["fit_objective"].get<double>(), at_previous.log_marginal_likelihood() - 1e-6) << "n = " << n;
+    if (s.model()->hyperparameters() != previous->hyperparameters()) ++changed;
+  }
+  // Full refits at 10, 14, 18, 23 (every ceil(sqrt(n_full)) new observations); warm ones in between
+  // below 20 observations, θ kept (no refit) from 20 on.
+  const std::vector<std::string> expected = {"full", "warm", "warm", "warm", "full", "warm", "warm", "warm",
+                                             "full", "warm", "none", "none", "none", "full", "none"};
+  EXPECT_EQ(refits, expected);
+  EXPECT_GT(changed, 0);  // the warm runs do move θ
+}
+
+TEST(IncrementalModel, DefaultScheduleRefitsFullyBelow64AndWarmBetweenFullRefitsBelow200) {
+  const BOModelOptions mo = BOModelOptions::from_json(nlohmann::json::object());
+  EXPECT_EQ(mo.full_refit_below, 64);
+  EXPECT_EQ(mo.warm_refit_below, 200);
+  StrategyConfig c;
+  c.seed = 3;
+  c.n_init = 4;
+  BOStrategy s(c, branin_space());
+  const Data d = branin_data(80, 5);
+  const Mat none(0, 2);
+  for (int n = 60; n <= 66; ++n) {
+    const Data part = rows(d, range_without(n, {}));
+    s.suggest(part.X, part.y, none, n);
+    // 60..63 full (below 64); 64..66 warm (the next full one at 63 + ceil(sqrt(63)) = 71).
+    EXPECT_EQ(s.last_info()["refit"].get<std::string>(), n < 64 ? "full" : "warm") << "n = " << n;
+  }
 }

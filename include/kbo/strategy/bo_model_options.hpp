@@ -89,11 +89,15 @@ struct EnumNames<PriorMean> {
   X(OutputWarp, output_warp, OutputWarp::HalfRank) /* docs/bench/bbob.md: the BBOB study behind this default */ \
   X(FailedPoints, failed_points, FailedPoints::Worst)                                                          \
   /* Incremental model: with fewer than full_refit_below observations every suggestion refits θ (warm */     \
-  /* start + fit_restarts, both kernels); from there on θ is refitted only once refit_every new */           \
-  /* observations arrived since the last refit (0 ⇒ ⌈√n⌉ of that refit's n), and in between the fitted */    \
-  /* model is extended with the new observations in O(n²) (same θ, GP::append_observations). */              \
-  X(int, full_refit_below, 200)                                                                                \
+  /* start + fit_restarts, both kernels); from there on θ is fully refitted only once refit_every new */     \
+  /* observations arrived since the last full refit (0 ⇒ ⌈√n⌉ of that refit's n). In between, below */        \
+  /* warm_refit_below observations θ is refitted from the warm start alone (one L-BFGS run per kernel, */    \
+  /* ≤ warm_refit_evaluations evaluations); from there on the fitted model keeps θ and is extended with */   \
+  /* the new observations in O(n²) (GP::append_observations). docs/bench/scale.md has the measurements. */   \
+  X(int, full_refit_below, 64)                                                                                 \
   X(int, refit_every, 0)                                                                                       \
+  X(int, warm_refit_below, 200)                                                                                \
+  X(int, warm_refit_evaluations, 20)                                                                           \
   /* θ is fitted on at most fit_subset observations (a seeded uniform random subset; 0 ⇒ all), then the */   \
   /* model conditions on all of them: a refit costs the same from n = fit_subset on (docs/bench/scale.md). */ \
   X(int, fit_subset, 500)                                                                                      \

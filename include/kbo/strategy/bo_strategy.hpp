@@ -32,12 +32,14 @@ namespace kbo {
 ///   (BOModelOptions::prior_mean), targets scaled by their standard deviation; MAP with BoTorch's
 ///   SingleTaskGP priors as densities of θ (Prior::value_density), noise ≥ 1e-6 of the target variance
 ///   (docs/bench/bo.md explains each choice and the variants measured against it).
-/// - Hyperparameters are refitted at every suggestion while n < BOModelOptions::full_refit_below (200),
+/// - Hyperparameters are refitted at every suggestion while n < BOModelOptions::full_refit_below (64),
 ///   warm-started from the previous fit (held by this object) plus config.fit_restarts random restarts,
-///   run in parallel; L-BFGS runs are capped. From there on θ (both kernels) is refitted so only every
-///   ⌈√n⌉ new observations (refit_every); in between the model keeps θ and its Cholesky factor is
-///   extended with the new observations in O(n²) (last_info()["refit"] says which happened). A refit
-///   fits θ on at most BOModelOptions::fit_subset rows (a seeded uniform subset), then conditions on all.
+///   run in parallel; L-BFGS runs are capped. From there on this full refit (both kernels) comes only
+///   every ⌈√n⌉ new observations (refit_every); in between, below warm_refit_below (200) observations
+///   θ is refitted from the warm start alone (one short L-BFGS run per kernel), and from there on the
+///   model keeps θ and its Cholesky factor is extended with the new observations in O(n²)
+///   (last_info()["refit"] says full, warm or none). A full refit fits θ on at most
+///   BOModelOptions::fit_subset rows (a seeded uniform subset), then conditions on all.
 /// - Above BOModelOptions::subset_above observations (or with model "subset") the GP conditions on a
 ///   subset of data: the subset_local rows nearest the incumbent plus subset_global spread over the
 ///   others (bo_subsets.cpp), refactorised at each ask; docs/bench/scale.md has the measurements.
@@ -74,7 +76,8 @@ class BOStrategy : public Strategy {
 
  private:
   Vec random_point(int trial_index) const;
-  bool refit_due(int n) const;
+  enum class Refit { Full, Warm, None };  // at this suggestion (bo_incremental.cpp)
+  Refit refit_due(int n) const;
   // Large n (bo_subsets.cpp): the subset-of-data model's use, its rows, and the rows θ is fitted on
   // (empty ⇒ all of the model's rows).
   bool uses_subset_model(int n) const;
@@ -85,8 +88,10 @@ class BOStrategy : public Strategy {
   void extend_model(GP& gp, const Mat& U, const Vec& yt);
   // MAP/ML-II refit of each model (data already set; each replaced by its best fit), all starts in one
   // thread pool; returns each model's objective.
-  std::vector<double> refit(const std::vector<std::optional<GP>*>& models, int trial_index);
-  std::vector<Vec> fit_starts(const GP& gp, const Vec& lower, const Vec& upper, int trial_index) const;
+  // warm_only: one capped run from each model's current θ (BOModelOptions::warm_refit_evaluations).
+  std::vector<double> refit(const std::vector<std::optional<GP>*>& models, int trial_index, bool warm_only = false);
+  std::vector<Vec> fit_starts(const GP& gp, const Vec& lower, const Vec& upper, int trial_index,
+                              bool warm_only = false) const;
   void fit_bounds(const GP& gp, Vec& lower, Vec& upper) const;  // log-θ bounds (noise floor/cap applied)
   std::vector<Prior> map_priors(const GP& gp) const;
   /// The coordinate a kernel parameter named "...lengthscale[i]" scales, if i is a categorical (one-hot)
