@@ -75,6 +75,22 @@ def test_same_trials_as_cli(run_cli, problem, dim, kwargs, flags):
     assert res.best_value == out["best_value"]
 
 
+def test_ackley_shifted_10d_from_cli(run_cli, kbo_bin):
+    """`--problem ackley-shifted --dim 10` (issue 18's long runs) is Ackley's closed form at the documented shift;
+    d = 11 is a one-line input error."""
+    shift = np.array([0.137, -0.213, 0.071, -0.319, 0.241, -0.089, 0.183, -0.127, 0.293, -0.057])
+    out = run_cli("optimize", "--problem", "ackley-shifted", "--dim", 10, "--init", 3, "--iters", 1, "--json")
+    X, y = _cli_trials(out)
+    assert X.shape == (4, 10)
+    z = 65.536 * (X - 0.5 - shift)
+    ackley = (-20 * np.exp(-0.2 * np.sqrt(np.mean(z**2, axis=1))) - np.exp(np.mean(np.cos(2 * np.pi * z), axis=1))
+              + 20 + np.e)
+    np.testing.assert_allclose(y, ackley, rtol=1e-12, atol=1e-12)
+    p = subprocess.run([str(kbo_bin), "optimize", "--problem", "ackley-shifted", "--dim", "11"], capture_output=True,
+                       text=True)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "1 <= d <= 10" in p.stderr, p.stderr
+
+
 def test_python_objective_same_trials_as_cli_problem(run_cli):
     """A pure-Python objective returning the same numbers as the built-in problem gives the same study."""
     branin = kbo.problem("branin")

@@ -18,7 +18,7 @@ struct Problem {
 
 /// "branin" (d=2), "hartmann6" (d=6), "ackley", "griewank", "rastrigin" (any d ≥ 1, default 2), and
 /// "ackley-shifted" (Ackley on [−32.768, 32.768]^d with the optimum moved to u* = 0.5 + shift on the unit
-/// cube, d ≤ 6). InputError naming the allowed names / dimensions otherwise.
+/// cube, d ≤ 10). InputError naming the allowed names / dimensions otherwise.
 Problem make_problem(const std::string& name, int dim = 0);
 std::vector<std::string> problem_names();
 
