@@ -58,6 +58,8 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
   kernel_ = with_constant_mean(std::move(kernel), gls_mean_variance());
   Rng rng = make_rng(config_.seed);
   design_ = unit_->sample(config_.n_init, config_.init_method, rng);
+  const std::vector<bool> discrete = unit_->discrete_coordinates();
+  continuous_ = std::find(discrete.begin(), discrete.end(), true) == discrete.end();
 }
 
 BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space, std::vector<NamedKernel> kernels)
@@ -261,17 +263,27 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     }
 
     const auto t1 = Clock::now();
+    // Local trust-region step (bo_local.cpp): on plain continuous data only (no pending, failed points or
+    // constraints, no discrete coordinates); a degenerate neighbourhood falls back to the global step.
+    std::optional<Vec> local_u;
+    const int local_every = model_options_.local_every;
+    if (local_every > 0 && (trial_index - config_.n_init + 1) % local_every == 0 && Pu.rows() == 0 && Fu.rows() == 0 &&
+        m == 0 && continuous_) {
+      local_u = local_step(U, y, best, trial_index);
+    }
     std::unique_ptr<Acquisition> acq;
     std::vector<GP> draws;  // must outlive acq
     // Periodic exploitation (BOModelOptions::exploit_every): this step takes the model's best guess.
     const int every = model_options_.exploit_every;
     const bool exploit = every > 0 && (trial_index - config_.n_init + 1) % every == 0;
-    if (!exploit && model_options_.hmc_max_n > 0 && X.rows() <= model_options_.hmc_max_n && acquisition_->hmc_average) {
+    if (!local_u && !exploit && model_options_.hmc_max_n > 0 && X.rows() <= model_options_.hmc_max_n && acquisition_->hmc_average) {
       draws = hmc_models(trial_index);
       if (conditions)
         for (auto& m : draws) m = condition(m);
     }
-    if (exploit) {
+    if (local_u) {
+      // the local step's acquisition was maximised in local_step
+    } else if (exploit) {
       acq = std::make_unique<UpperConfidenceBound>(*model, model_options_.exploit_beta);
       info_["exploit"] = true;
     } else if (!draws.empty()) {
@@ -283,7 +295,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     } else {
       acq = make_acquisition(*model, incumbent, static_cast<int>(X.rows()));
     }
-    if (m > 0) {
+    if (m > 0 && !local_u) {
       std::vector<std::unique_ptr<Acquisition>> pof;
       for (int j = 0; j < m; ++j) pof.push_back(log_probability_of_feasibility(*constraint_gps_[static_cast<std::size_t>(j)]));
       acq = std::make_unique<ConstrainedAcquisition>(any_feasible ? std::move(acq) : nullptr, std::move(pof));
@@ -294,7 +306,12 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     AcqOptimizerOptions opt = config_.acq_optimizer;
     opt.seed = trial_seed(config_.seed ^ 0xACCULL, trial_index);
     const Mat incumbent_start = U.row(best);
-    OptResult res = maximize_acquisition(*acq, *unit_, opt, incumbent_start);
+    OptResult res;
+    if (local_u) {
+      res.x = *local_u;
+    } else {
+      res = maximize_acquisition(*acq, *unit_, opt, incumbent_start);
+    }
     u = res.x;
 
     const Vec theta = gp_->hyperparameters();
@@ -303,7 +320,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     info_["kernel"] = gp_->kernel().describe();
     if (!candidates_.empty()) info_["kernel_choice"] = model_name_;  // a structure chosen by evidence
     info_["fit_objective"] = objective;
-    info_["acq_value"] = res.value;
+    if (!local_u) info_["acq_value"] = res.value;
     if (auto* ucb = dynamic_cast<const UpperConfidenceBound*>(acq.get())) info_["beta"] = ucb->beta();
     info_["fit_seconds"] = fit_seconds;
     info_["acq_seconds"] = seconds_since(t1);
