@@ -49,13 +49,12 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
   if (!((hi - lo).array() > 0.0).all()) return std::nullopt;
 
   const Mat Ul = U(rows, Eigen::all);
-  const Vec yl = model_targets(y(rows));  // scaled on the neighbours alone
+  const Vec yl = model_targets(y(rows), model_options_.local_warp);  // scaled on the neighbours alone
   std::optional<GP> local;
   local.emplace(new_model(gp_->kernel().clone()));  // warm start: the global model's θ
   local->set_data(Ul, yl);
   refit({&local}, trial_index);
-  const double incumbent = yl.maxCoeff();  // the incumbent is among its own neighbours (distance 0)
-  const std::unique_ptr<Acquisition> acq = make_acquisition(*local, incumbent, static_cast<int>(m));
+  const auto acq = std::make_unique<UpperConfidenceBound>(*local, model_options_.local_beta);
   AcqOptimizerOptions opt = config_.acq_optimizer;
   opt.seed = trial_seed(config_.seed ^ 0x10CA1ULL, trial_index);
   const BoxSpace region(Box(lo, hi));

@@ -84,9 +84,9 @@ bool BOStrategy::gp_standardizes() const {
   return model_options_.prior_mean == PriorMean::Gls || model_options_.prior_mean == PriorMean::Sample;
 }
 
-Vec BOStrategy::model_targets(const Vec& y) const {
+Vec BOStrategy::model_targets(const Vec& y, OutputWarp warp) const {
   const BOModelOptions& mo = model_options_;
-  Vec z = warp_targets(robust_scale_targets(y), mo.output_warp);  // any magnitude, extreme outliers tamed
+  Vec z = warp_targets(robust_scale_targets(y), warp, space_->dim());  // any magnitude, extreme outliers tamed
   if (gp_standardizes()) return z;  // the GP standardises about the sample mean (plus the GLS term)
   // A fixed prior mean (a zero-mean GP on z − level): the worst value seen (De Ath et al. 2020) or a quantile.
   return standardize_about(z, quantile_of(z, mo.prior_mean == PriorMean::Worst ? 0.0 : mo.mean_quantile));
@@ -151,7 +151,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     info_["phase"] = "bo";
     const Mat U = unit_->rows_to_unit(X);
     const auto t0 = Clock::now();
-    const Vec yt = model_targets(y);  // the GP's targets; acquisitions see the same units
+    const Vec yt = model_targets(y, model_options_.output_warp);  // the GP's targets; acquisitions see the same units
     const int n = static_cast<int>(X.rows());
     // The rows the model conditions on: all, or above the threshold a subset of data (bo_subsets.cpp)
     // around the best (feasible) observation.

@@ -106,7 +106,9 @@ struct EnumNames<PriorMean> {
   /* best values are resolved whatever the global range; its acquisition is maximised in the box the */       \
   /* neighbours span around the incumbent. docs/bench/bbob.md measures it. */                                  \
   X(int, local_every, 0)                                                                                       \
-  X(int, local_points, 0)
+  X(int, local_points, 0)                                                                                      \
+  X(OutputWarp, local_warp, OutputWarp::LogTop) /* the local model's target warp */                        \
+  X(double, local_beta, 1.0)               /* the local step maximises μ + √local_beta σ of the local model */
 
 struct BOModelOptions {
   KBO_BO_MODEL_FIELDS(KBO_FIELD_MEMBER)

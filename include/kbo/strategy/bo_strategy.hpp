@@ -92,7 +92,7 @@ class BOStrategy : public Strategy {
   std::vector<GP> hmc_models(int trial_index);    // hmc_keep copies of gp_ at HMC draws of θ
   double gls_mean_variance() const;  // c of the kernel + c term (0 unless prior_mean is "gls")
   bool gp_standardizes() const;      // the GP standardises about the sample mean ("gls", "sample")
-  Vec model_targets(const Vec& y) const;  // y as the GP sees it (warp, fixed-mean standardisation)
+  Vec model_targets(const Vec& y, OutputWarp warp) const;  // y as the GP sees it (warp, fixed-mean standardisation)
   GP new_model(KernelPtr kernel) const;
   std::unique_ptr<Acquisition> make_acquisition(const GP& gp, double incumbent, int n_observed) const;
   // Local trust-region step (bo_local.cpp, BOModelOptions::local_every): the unit-cube point, or nothing
