@@ -73,6 +73,9 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   require(o.subset_local >= 1 && o.subset_global >= 0, "subset_local must be >= 1 and subset_global >= 0");
   require(o.exploit_every >= 0, "exploit_every must be >= 0 (0 = never)");
   require(o.exploit_beta >= 0.0 && std::isfinite(o.exploit_beta), "exploit_beta must be a finite number >= 0");
+  require(o.local_every >= 0, "local_every must be >= 0 (0 = never)");
+  require(o.local_points == 0 || o.local_points >= 3, "local_points must be 0 (auto) or >= 3");
+  require(o.local_beta >= 0.0 && std::isfinite(o.local_beta), "local_beta must be a finite number >= 0");
   require(o.refit_every >= 0, "refit_every must be >= 0 (0 = every ceil(sqrt(n)) new observations)");
   return o;
 }

@@ -60,6 +60,8 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
   if (alt_kernel_) init_categorical_lengthscales(*alt_kernel_);
   Rng rng = make_rng(config_.seed);
   design_ = unit_->sample(config_.n_init, config_.init_method, rng);
+  const std::vector<bool> discrete = unit_->discrete_coordinates();
+  continuous_ = std::find(discrete.begin(), discrete.end(), true) == discrete.end();
 }
 
 BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space, std::vector<NamedKernel> kernels)
@@ -85,9 +87,9 @@ bool BOStrategy::gp_standardizes() const {
   return model_options_.prior_mean == PriorMean::Gls || model_options_.prior_mean == PriorMean::Sample;
 }
 
-Vec BOStrategy::model_targets(const Vec& y) const {
+Vec BOStrategy::model_targets(const Vec& y, OutputWarp warp) const {
   const BOModelOptions& mo = model_options_;
-  Vec z = warp_targets(robust_scale_targets(y), mo.output_warp);  // any magnitude, extreme outliers tamed
+  Vec z = warp_targets(robust_scale_targets(y), warp, space_->dim());  // any magnitude, extreme outliers tamed
   if (gp_standardizes()) return z;  // the GP standardises about the sample mean (plus the GLS term)
   // A fixed prior mean (a zero-mean GP on z − level): the worst value seen (De Ath et al. 2020) or a quantile.
   return standardize_about(z, quantile_of(z, mo.prior_mean == PriorMean::Worst ? 0.0 : mo.mean_quantile));
@@ -152,7 +154,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     info_["phase"] = "bo";
     const Mat U = unit_->rows_to_unit(X);
     const auto t0 = Clock::now();
-    const Vec yt = model_targets(y);  // the GP's targets; acquisitions see the same units
+    const Vec yt = model_targets(y, model_options_.output_warp);  // the GP's targets; acquisitions see the same units
     const int n = static_cast<int>(X.rows());
     // The rows the model conditions on: all, or above the threshold a subset of data (bo_subsets.cpp)
     // around the best (feasible) observation.
@@ -266,17 +268,27 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     }
 
     const auto t1 = Clock::now();
+    // Local trust-region step (bo_local.cpp): on plain continuous data only (no pending, failed points or
+    // constraints, no discrete coordinates); a degenerate neighbourhood falls back to the global step.
+    std::optional<Vec> local_u;
+    const int local_every = model_options_.local_every;
+    if (local_every > 0 && (trial_index - config_.n_init + 1) % local_every == 0 && Pu.rows() == 0 && Fu.rows() == 0 &&
+        m == 0 && continuous_) {
+      local_u = local_step(U, y, best, trial_index);
+    }
     std::unique_ptr<Acquisition> acq;
     std::vector<GP> draws;  // must outlive acq
     // Periodic exploitation (BOModelOptions::exploit_every): this step takes the model's best guess.
     const int every = model_options_.exploit_every;
     const bool exploit = every > 0 && (trial_index - config_.n_init + 1) % every == 0;
-    if (!exploit && model_options_.hmc_max_n > 0 && X.rows() <= model_options_.hmc_max_n && acquisition_->hmc_average) {
+    if (!local_u && !exploit && model_options_.hmc_max_n > 0 && X.rows() <= model_options_.hmc_max_n && acquisition_->hmc_average) {
       draws = hmc_models(trial_index);
       if (conditions)
         for (auto& m : draws) m = condition(m);
     }
-    if (exploit) {
+    if (local_u) {
+      // the local step's acquisition was maximised in local_step
+    } else if (exploit) {
       acq = std::make_unique<UpperConfidenceBound>(*model, model_options_.exploit_beta);
       info_["exploit"] = true;
     } else if (!draws.empty()) {
@@ -288,7 +300,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     } else {
       acq = make_acquisition(*model, incumbent, static_cast<int>(X.rows()));
     }
-    if (m > 0) {
+    if (m > 0 && !local_u) {
       std::vector<std::unique_ptr<Acquisition>> pof;
       for (int j = 0; j < m; ++j) pof.push_back(log_probability_of_feasibility(*constraint_gps_[static_cast<std::size_t>(j)]));
       acq = std::make_unique<ConstrainedAcquisition>(any_feasible ? std::move(acq) : nullptr, std::move(pof));
@@ -299,7 +311,12 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     AcqOptimizerOptions opt = config_.acq_optimizer;
     opt.seed = trial_seed(config_.seed ^ 0xACCULL, trial_index);
     const Mat incumbent_start = U.row(best);
-    OptResult res = maximize_acquisition(*acq, *unit_, opt, incumbent_start);
+    OptResult res;
+    if (local_u) {
+      res.x = *local_u;
+    } else {
+      res = maximize_acquisition(*acq, *unit_, opt, incumbent_start);
+    }
     u = res.x;
 
     const Vec theta = gp_->hyperparameters();
@@ -308,7 +325,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     info_["kernel"] = gp_->kernel().describe();
     if (!candidates_.empty()) info_["kernel_choice"] = model_name_;  // a structure chosen by evidence
     info_["fit_objective"] = objective;
-    info_["acq_value"] = res.value;
+    if (!local_u) info_["acq_value"] = res.value;
     if (auto* ucb = dynamic_cast<const UpperConfidenceBound*>(acq.get())) info_["beta"] = ucb->beta();
     info_["fit_seconds"] = fit_seconds;
     info_["acq_seconds"] = seconds_since(t1);

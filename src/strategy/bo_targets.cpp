@@ -9,9 +9,20 @@
 
 namespace kbo {
 
-Vec warp_targets(const Vec& y, OutputWarp warp) {
+Vec warp_targets(const Vec& y, OutputWarp warp, int top_k) {
   const Eigen::Index n = y.size();
   if (warp == OutputWarp::None) return y;
+  if (warp == OutputWarp::LogTop) {
+    if (n == 0) return y;
+    const double best = y.maxCoeff();
+    std::vector<double> gaps;  // the non-zero gaps below the best, smallest first
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (best - y[i] > 0.0) gaps.push_back(best - y[i]);
+    if (gaps.empty()) return Vec::Zero(n);
+    std::sort(gaps.begin(), gaps.end());
+    const double delta = gaps[std::min<std::size_t>(static_cast<std::size_t>(std::max(top_k, 1)), gaps.size()) - 1];
+    return (-((best - y.array()) + delta).log() + std::log(delta)).matrix();  // the best maps to 0
+  }
   // Normal score of y[i]'s mid-rank, in (0, 1) (ties share a score).
   auto score = [&](Eigen::Index i) {
     double below = 0.0, ties = 0.0;

@@ -305,3 +305,48 @@ TEST(BOModelOptions, ExploitStepsTakeTheModelsBestGuess) {
   EXPECT_EQ(run_kbo("optimize --problem branin --iters 4 --options '{\"bo\": {\"exploit_every\": 2}}'"), 0);
   EXPECT_EQ(run_kbo("optimize --problem branin --iters 4 --options '{\"bo\": {\"exploit_every\": -2}}'"), 2);
 }
+
+TEST(BOStrategyOptions, LocalStepStaysInTheIncumbentsNeighbourhoodAndFindsItsMinimum) {
+  // local_every = 1: every BO step is a local step. Data: a 3 × 3 grid (spacing 0.06) on a bowl with its
+  // maximum at (0.3, 0.6), plus points far away with values 1e6 lower (the global targets' range dwarfs the
+  // bowl's). With local_points 9 the trust region is the box the 9 grid points span around the incumbent;
+  // the suggestion must lie in it and, the local model being a fit of the bowl alone, near its maximum.
+  auto space = std::make_shared<BoxSpace>(Box::unit(2));
+  Mat X(15, 2);
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) X.row(3 * a + b) << 0.28 + 0.06 * (a - 1), 0.62 + 0.06 * (b - 1);
+  X.bottomRows(6) << 0.9, 0.1, 0.95, 0.95, 0.05, 0.05, 0.8, 0.9, 0.05, 0.95, 0.7, 0.2;  // far away, far worse
+  Vec y(15);
+  for (int i = 0; i < 15; ++i) {
+    const double bowl = -std::pow(X(i, 0) - 0.3, 2) - 2.0 * std::pow(X(i, 1) - 0.6, 2);
+    y[i] = i < 9 ? bowl : bowl - 1e6;
+  }
+  Eigen::Index best;
+  y.maxCoeff(&best);
+  BOStrategy s(with_bo({{"local_every", 1}, {"local_points", 9}, {"local_beta", 0.0}}), space);
+  const Vec u = s.suggest(X, y, Mat(0, 2), 5);
+  const nlohmann::json info = s.last_info();
+  ASSERT_TRUE(info.contains("local"));
+  EXPECT_EQ(info["local"]["points"], 9);
+  const std::vector<double> half = info["local"]["half_width"];
+  for (int j = 0; j < 2; ++j) EXPECT_LE(std::abs(u[j] - X(best, j)), half[j] + 1e-12);
+  // Independent truth: the half widths are the largest coordinate offsets of the 9 grid points from the
+  // incumbent (they are its 9 nearest: every far point is further in both coordinates).
+  for (int j = 0; j < 2; ++j) {
+    double h = 0.0;
+    for (int i = 0; i < 9; ++i) h = std::max(h, std::abs(X(i, j) - X(best, j)));
+    EXPECT_NEAR(half[j], h, 1e-12);
+  }
+  EXPECT_LT(std::hypot(u[0] - 0.3, u[1] - 0.6), std::hypot(X(best, 0) - 0.3, X(best, 1) - 0.6));
+  // Without the option no local step is taken.
+  BOStrategy plain(with_bo({}), space);
+  plain.suggest(X, y, Mat(0, 2), 5);
+  EXPECT_FALSE(plain.last_info().contains("local"));
+  EXPECT_THROW(BOModelOptions::from_json({{"local_every", -1}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"local_points", 2}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"local_beta", -1.0}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"local_warp", "cubic"}}), InputError);
+  // As a user runs it; a bad value is exit 2.
+  EXPECT_EQ(run_kbo("optimize --problem branin --iters 4 --options '{\"bo\": {\"local_every\": 2}}'"), 0);
+  EXPECT_EQ(run_kbo("optimize --problem branin --iters 4 --options '{\"bo\": {\"local_every\": -2}}'"), 2);
+}

@@ -82,3 +82,24 @@ TEST(BOTargets, HalfRankKeepsTheUpperHalfAndRankWarpsTheLowerHalf) {
   EXPECT_EQ(warp_targets(flat, OutputWarp::HalfRank), flat);
   EXPECT_EQ(parse_enum<OutputWarp>("output_warp", "halfrank"), OutputWarp::HalfRank);
 }
+
+TEST(BOTargets, LogTopIsScaleFreeAndResolvesTheBestValues) {
+  // Values to maximise: best 0, then gaps 1, 2, 10, 1e6. top_k = 2: δ = the 2nd smallest non-zero gap = 2,
+  // z = −log(gap + δ) + log δ.
+  const Vec y{{-2.0, 0.0, -1e6, -1.0, -10.0}};
+  const Vec z = warp_targets(y, OutputWarp::LogTop, 2);
+  EXPECT_EQ(z[1], 0.0);
+  EXPECT_NEAR(z[3], -std::log(3.0 / 2.0), 1e-12);
+  EXPECT_NEAR(z[0], -std::log(4.0 / 2.0), 1e-12);
+  EXPECT_NEAR(z[2], -std::log((1e6 + 2.0) / 2.0), 1e-9);
+  // Scale-free: an affine change a·y + b (a > 0) of the values leaves the warped targets unchanged, so
+  // the spacing of the best values does not depend on how far the worst ones lie.
+  const Vec w = warp_targets((1e-7 * y.array() + 123.0).matrix(), OutputWarp::LogTop, 2);
+  for (int i = 0; i < 5; ++i) EXPECT_NEAR(w[i], z[i], 1e-6);
+  // Ties at the best are skipped when δ is chosen; all-equal values give zeros.
+  const Vec t = warp_targets(Vec{{5.0, 5.0, 4.0, 3.0}}, OutputWarp::LogTop, 1);
+  EXPECT_EQ(t[0], 0.0);
+  EXPECT_NEAR(t[2], -std::log(2.0), 1e-12);  // δ = 1 (the first non-zero gap)
+  EXPECT_EQ(warp_targets(Vec::Constant(3, 2.0), OutputWarp::LogTop, 1), Vec::Zero(3));
+  EXPECT_EQ(parse_enum<OutputWarp>("output_warp", "logtop"), OutputWarp::LogTop);
+}

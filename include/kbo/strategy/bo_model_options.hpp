@@ -110,7 +110,16 @@ struct EnumNames<PriorMean> {
   /* maximises μ + √exploit_beta σ instead of the acquisition, i.e. the model's best guess (β = 0: the */       \
   /* posterior mean) polished from the incumbent: precise local steps that UCB's exploration never takes. */   \
   X(int, exploit_every, 0)                                                                                     \
-  X(double, exploit_beta, 0.0)
+  X(double, exploit_beta, 0.0)                                                                                 \
+  /* Local trust-region steps (TuRBO-like, Eriksson et al. 2019): every local_every-th BO step (0 ⇒ never) */ \
+  /* a GP fitted only to the local_points observations nearest the incumbent (distances in the global */     \
+  /* model's lengthscales; 0 ⇒ 5·(D + 1)), with its own target scaling, so that the differences among the */  \
+  /* best values are resolved whatever the global range; its acquisition is maximised in the box the */       \
+  /* neighbours span around the incumbent. docs/bench/bbob.md measures it. */                                  \
+  X(int, local_every, 0)                                                                                       \
+  X(int, local_points, 0)                                                                                      \
+  X(OutputWarp, local_warp, OutputWarp::LogTop) /* the local model's target warp */                        \
+  X(double, local_beta, 1.0)               /* the local step maximises μ + √local_beta σ of the local model */
 
 struct BOModelOptions {
   KBO_BO_MODEL_FIELDS(KBO_FIELD_MEMBER)

@@ -102,9 +102,12 @@ class BOStrategy : public Strategy {
   std::vector<GP> hmc_models(int trial_index);    // hmc_keep copies of gp_ at HMC draws of θ
   double gls_mean_variance() const;  // c of the kernel + c term (0 unless prior_mean is "gls")
   bool gp_standardizes() const;      // the GP standardises about the sample mean ("gls", "sample")
-  Vec model_targets(const Vec& y) const;  // y as the GP sees it (warp, fixed-mean standardisation)
+  Vec model_targets(const Vec& y, OutputWarp warp) const;  // y as the GP sees it (warp, fixed-mean standardisation)
   GP new_model(KernelPtr kernel) const;
   std::unique_ptr<Acquisition> make_acquisition(const GP& gp, double incumbent, int n_observed) const;
+  // Local trust-region step (bo_local.cpp, BOModelOptions::local_every): the unit-cube point, or nothing
+  // when the neighbourhood is degenerate (the global step is taken then).
+  std::optional<Vec> local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index);
   // One GP per outcome constraint (on −c_j, standardised), refitted like gp_; returns the feasible rows.
   std::vector<bool> fit_constraints(const Mat& U, int trial_index);
 
@@ -124,6 +127,7 @@ class BOStrategy : public Strategy {
   FantasyMode fantasy_ = FantasyMode::KrigingBeliever;
   const AcquisitionEntry* acquisition_ = nullptr;  // config.acquisition's registry entry
   double rkhs_bound_ = 1.0;     // module_options.rkhs_bound (Chowdhury β)
+  bool continuous_ = true;      // no discrete coordinate in the space (the local step needs none)
   int refit_n_ = 0;             // observations at the last θ refit
   bool alt_leads_ = false;      // gp_ holds the alternative kernel (it won the last refit)
   double refit_objective_ = 0.0;  // its objective (reported while θ is kept)

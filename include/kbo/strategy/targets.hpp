@@ -13,13 +13,17 @@ namespace kbo {
 /// region near the best value) or "halfrank" (Vizier's half-rank warp, Song et al. 2022: values above the
 /// median are kept, those below it get the normal scores of their ranks scaled by the upper half's spread
 /// about the median, so a heavy bad tail cannot squeeze the good values together). InputError on another name.
-enum class OutputWarp { None, Copula, Log, HalfRank };
+/// "logtop": −log(gap to the best + δ) with δ the gap between the best and the (D+1)-th best value
+/// (the k-th best of warp_targets' `top_k`): scale-free, the spacing among the best values is resolved at
+/// the current precision of the search whatever the range of the others (ties ⇒ the next non-zero gap).
+enum class OutputWarp { None, Copula, Log, HalfRank, LogTop };
 template <>
 struct EnumNames<OutputWarp> {
-  static constexpr std::array<std::pair<OutputWarp, const char*>, 4> table{
-      {{OutputWarp::None, "none"}, {OutputWarp::Copula, "copula"}, {OutputWarp::Log, "log"}, {OutputWarp::HalfRank, "halfrank"}}};
+  static constexpr std::array<std::pair<OutputWarp, const char*>, 5> table{
+      {{OutputWarp::None, "none"}, {OutputWarp::Copula, "copula"}, {OutputWarp::Log, "log"}, {OutputWarp::HalfRank, "halfrank"},
+       {OutputWarp::LogTop, "logtop"}}};
 };
-Vec warp_targets(const Vec& y, OutputWarp warp);
+Vec warp_targets(const Vec& y, OutputWarp warp, int top_k = 3);
 
 /// Observed values of any finite magnitude (1e-300 … 1e300), in units the model can work in, before any
 /// warp or standardisation: z = (y − median) / IQR, computed on y/4 so that no difference overflows and
