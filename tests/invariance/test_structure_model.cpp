@@ -22,6 +22,7 @@ TEST(StructureModel, GroupActsAboutTheGivenCentre) {
   auto space = std::make_shared<BoxSpace>(Box(Vec::Constant(2, 0.0), Vec::Constant(2, 4.0)));
   StrategyConfig c;
   c.invariance = "signflip";
+  c.invariant_kernel = InvariantKernelType::Max;  // the default, auto, is a choice the strategy makes
   c.module_options = {{"invariance", {{"center", {1.0, 3.0}}}}};
   const KernelPtr k = make_model_kernel(c, *space);
   const Vec centre = (Vec(2) << 1.0, 3.0).finished();
