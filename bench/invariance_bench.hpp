@@ -43,8 +43,8 @@ InvarianceTask make_invariance_task(const std::string& name);
 std::string invariance_task_names();
 
 struct KernelVariant {
-  std::string label;  // "base", "avg", "avg-norm", "max", "max-proj"
-  std::string mode;   // "none" (base kernel) | "average" | "max"
+  std::string label;  // "base", "avg", "avg-norm", "max", "max-proj", "default"
+  std::string mode;   // "none" (base kernel) | "average" | "max" | "product" (the default strategy)
   nlohmann::json options = nlohmann::json::object();
 };
 /// Variant by label; InputError listing the labels otherwise.

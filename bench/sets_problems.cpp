@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "kbo/strategy/bo_strategy.hpp"
+#include "kbo/strategy/registry.hpp"
 #include "kbo/sets/set_kernel.hpp"
 
 namespace kbo::bench {
@@ -100,6 +101,14 @@ Vec SplitStrategy::suggest(const Mat& X, const Vec& y, const Mat& /*pending*/, i
 // ---------------------------------------------------------------- methods
 std::unique_ptr<Strategy> make_set_method(const std::string& method, const SetProblem& problem,
                                           const StrategyConfig& base_config) {
+  if (method == "default") {
+    // What `kbo optimize --space set --set-size m` does with every other setting at its default (the
+    // product's model, set kernel, acquisition and optimiser); only the seed and initial design size kept.
+    StrategyConfig d;
+    d.seed = base_config.seed;
+    d.n_init = base_config.n_init;
+    return make_strategy(d, std::make_shared<SetSpace>(problem.m, problem.element_box));
+  }
   StrategyConfig c = base_config;
   c.acq_optimizer.type = AcqOptimizerType::Cmaes;
   // The BO model of docs/bench/sets.md's figures (measured before kbo's default became the worst-seen
@@ -142,7 +151,7 @@ std::unique_ptr<Strategy> make_set_method(const std::string& method, const SetPr
     return std::make_unique<BOStrategy>(
         c, space, make_set_kernel("matern52", problem.m, problem.d, c.ard, "approx", L, c.seed));
   }
-  throw InputError("unknown set method '" + method + "' (allowed: vector, split, set, approx-L)");
+  throw InputError("unknown set method '" + method + "' (allowed: vector, split, set, approx-L, default)");
 }
 
 SetRunResult run_set_bo(Strategy& strategy, const SetProblem& problem, int budget) {

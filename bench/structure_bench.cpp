@@ -53,8 +53,11 @@ double min_dist2(const Vec& x, int m, int d, const Vec& p) {
   return best;
 }
 
-const std::vector<std::string> kSetMethods{"flat", "flat-iso", "random", "set-full", "set-normalized", "set-max", "set-average", "set-auto"};
-const std::vector<std::string> kGroupMethods{"flat", "random", "max", "average", "auto"};
+// "default": the structured kernel a user gets without choosing one (StrategyConfig's set_kernel /
+// invariant_kernel default), named after it in the results.
+const std::vector<std::string> kSetMethods{"flat",    "flat-iso",    "random",      "set-full", "set-normalized",
+                                           "set-max", "set-average", "set-sorted", "set-auto", "default"};
+const std::vector<std::string> kGroupMethods{"flat", "random", "max", "average", "auto", "default"};
 
 StructureProblem facility() {
   // 4 facilities in the unit square serving 5 demand clusters (30 customers each, σ = 0.06, fixed draw):
@@ -180,7 +183,7 @@ StructureProblem control_hartmann6() {
   p.description = "Hartmann-6 on [0,1]^6 (NOT invariant), run with --invariance permutation declared";
   p.box = Box::unit(6);
   p.group = "permutation";
-  p.methods = {"flat", "random", "max", "auto"};
+  p.methods = {"flat", "random", "max", "auto", "default"};
   p.f = [](const Vec& x) { return hartmann6(x); };
   return p;
 }
@@ -215,12 +218,12 @@ void method_setup(const StructureProblem& p, const std::string& method, std::uin
   }
   if (p.is_set) {
     space = std::make_shared<SetSpace>(p.set_size, p.element_box);
-    c.set_kernel = parse_enum<SetKernelType>("method", method.substr(4));  // "set-<kernel>"
+    if (method != "default") c.set_kernel = parse_enum<SetKernelType>("method", method.substr(4));  // "set-<kernel>"
     return;
   }
   space = std::make_shared<BoxSpace>(p.box);
   c.invariance = p.group;
-  c.invariant_kernel = parse_enum<InvariantKernelType>("method", method);
+  if (method != "default") c.invariant_kernel = parse_enum<InvariantKernelType>("method", method);
 }
 
 struct RunResult {

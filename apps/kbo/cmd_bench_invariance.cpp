@@ -79,7 +79,7 @@ int run(int argc, char** argv) {
   p.acq.num_starts = 4;
   p.acq.max_evaluations = 60;
   app.add_option("--tasks", tasks_arg, "comma-separated tasks: " + invariance_task_names());
-  app.add_option("--variants", variants_arg, "kernels: base, avg, avg-norm, max, max-proj");
+  app.add_option("--variants", variants_arg, "kernels: base, avg, avg-norm, max, max-proj, default (kbo optimize --invariance G with the product defaults)");
   app.add_option("--seeds", seeds, "seeds per task and kernel (seeds 0..N-1)");
   app.add_option("--iters", iters, "GP-UCB iterations after the initial design");
   app.add_option("--n-init", n_init, "uniform initial points");

@@ -37,8 +37,8 @@ int run_bench_sets(int argc, char** argv) {
   app.add_option("--perf-n", o.perf_n, "sets in the performance Gram matrix")->check(CLI::Range(1, 100000));
   app.add_option("--perf-m", o.perf_m, "elements per set in the performance Gram matrix")->check(CLI::Range(1, 100000));
   app.add_option("--perf-d", o.perf_d, "element dimension in the performance Gram matrix")->check(CLI::Range(1, 100000));
-  app.add_option("--methods", methods, "synthetic methods: comma list of vector,split,set,approx-L");
-  app.add_option("--clustering-methods", cmethods, "clustering BO methods: comma list of vector,split,set,approx-L");
+  app.add_option("--methods", methods, "synthetic methods: comma list of vector,split,set,approx-L,default (kbo optimize --space set defaults)");
+  app.add_option("--clustering-methods", cmethods, "clustering BO methods: comma list of vector,split,set,approx-L,default");
   app.add_option("--clustering-tasks", ctasks, "clustering tasks: comma list of blobs_kmeans,blobs_gmm,digits_kmeans (default: all)");
   app.add_option("--seed", o.seed, "base seed");
   kbo::cli::parse(app, argc, argv);

@@ -204,12 +204,19 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
           models.push_back(&gp_candidates_[k]);
         }
         const std::vector<double> obj = refit(models, trial_index, warm);
+        // Each candidate is fitted by its MAP objective, but they are compared by the log marginal likelihood
+        // at that θ: the hyperprior's log density is not comparable between kernels with different numbers
+        // of parameters (the flat ARD kernel pays a prior term per lengthscale, a tied structured kernel one),
+        // and with it a wrong declared symmetry won most steps (docs/bench/structure.md).
+        std::vector<double> evidence(models.size());
+        for (std::size_t k = 0; k < models.size(); ++k) evidence[k] = (*models[k])->log_marginal_likelihood();
         objective = obj[0];
-        nlohmann::json objectives = {{model_name_, obj[0]}};
+        double best_evidence = evidence[0];
+        nlohmann::json objectives = {{model_name_, evidence[0]}};
         std::size_t winner = 0;
         for (std::size_t k = 0; k < candidates_.size(); ++k) {
-          objectives[candidates_[k].name] = obj[k + 1];
-          if (obj[k + 1] > objective) objective = obj[k + 1], winner = k + 1;
+          objectives[candidates_[k].name] = evidence[k + 1];
+          if (evidence[k + 1] > best_evidence) best_evidence = evidence[k + 1], objective = obj[k + 1], winner = k + 1;
         }
         if (winner > 0) {
           std::swap(gp_, gp_candidates_[winner - 1]);

@@ -245,17 +245,18 @@ std::vector<OptionSpec> build_table() {
           group_list() + " (default none; `kbo options` describes each)",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.invariance = text("invariance", v); });
   add("invariant-kernel", K::String, kStrategy, "invariant_kernel",
-      "max | average | auto (default max; with invariance): auto fits the max kernel and the plain ARD kernel on "
-      "the flat vector at every refit and models with the higher MAP objective",
+      "max | average | auto (default auto; with invariance): auto fits the max kernel and the plain ARD kernel "
+      "on the flat vector at every refit and models with the higher log marginal likelihood (a wrong declared "
+      "symmetry then costs little)",
       [](StudyOptions& o, const nlohmann::json& v) {
         o.strategy.invariant_kernel = one_of<InvariantKernelType>("invariant_kernel", v);
       });
   add("set-kernel", K::String, kStrategy, "set_kernel",
-      "full | approx | normalized | normalized-approx | max | average | auto (default average; space set): "
-      "mean-pair set kernel exact/approximate, the same normalised to constant prior variance, max over "
+      "full | approx | normalized | normalized-approx | max | average | sorted | auto (default average; space "
+      "set): mean-pair set kernel exact/approximate, the same normalised to constant prior variance, max over "
       "element orderings, the normalised mean over element orderings (m! terms: for large sets use "
-      "normalized), or auto = normalized, max and the plain ARD kernel on the sorted flat vector, the higher "
-      "MAP objective models at every refit",
+      "normalized), the plain ARD kernel on the flat vector of the sorted elements, or auto = average and "
+      "sorted, the higher log marginal likelihood models at every refit",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.set_kernel = one_of<SetKernelType>("set_kernel", v); });
   add("set-L", K::Int, kStrategy, "set_L", "subset size L of the approximate set kernel (0 = m)",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.set_L = static_cast<int>(int_in("set_L", v, 0, 1000000)); });
@@ -500,7 +501,7 @@ void check_study_options(const StudyOptions& o, const nlohmann::json& space_json
     }
     if (spec->name == "ard" && c.ard && space->kind() == "set" && c.set_kernel == SetKernelType::Average)
       throw InputError("option 'ard' is not used with set_kernel 'average' (it uses one lengthscale; max, normalized "
-                       "and auto honour ARD)");
+                       "sorted and auto honour ARD)");
   }
   if (o.given.count("options")) {
     const nlohmann::json sections = normalized_module_options(c);

@@ -8,6 +8,7 @@
 #include "kbo/invariance/kernels.hpp"
 #include "kbo/sets/set_kernel.hpp"
 #include "kbo/sets/set_space.hpp"
+#include "kbo/core/random.hpp"
 #include "kbo/strategy/registry.hpp"
 
 namespace kbo {
@@ -21,6 +22,7 @@ TEST(StructureModel, GroupActsAboutTheGivenCentre) {
   auto space = std::make_shared<BoxSpace>(Box(Vec::Constant(2, 0.0), Vec::Constant(2, 4.0)));
   StrategyConfig c;
   c.invariance = "signflip";
+  c.invariant_kernel = InvariantKernelType::Max;  // the default, auto, is a choice the strategy makes
   c.module_options = {{"invariance", {{"center", {1.0, 3.0}}}}};
   const KernelPtr k = make_model_kernel(c, *space);
   const Vec centre = (Vec(2) << 1.0, 3.0).finished();
@@ -51,10 +53,9 @@ TEST(StructureModel, AutoCandidates) {
   StrategyConfig c;
   c.set_kernel = SetKernelType::Auto;
   const auto ks = make_model_kernels(c, *sets);
-  ASSERT_EQ(ks.size(), 3u);
-  EXPECT_EQ(ks[0].name, "set-normalized");
-  EXPECT_EQ(ks[1].name, "set-max");
-  EXPECT_EQ(ks[2].name, "flat");
+  ASSERT_EQ(ks.size(), 2u);
+  EXPECT_EQ(ks[0].name, "set-average");
+  EXPECT_EQ(ks[1].name, "set-sorted");
   c.set_kernel = SetKernelType::Max;
   ASSERT_EQ(make_model_kernels(c, *sets).size(), 1u);
 
@@ -71,6 +72,28 @@ TEST(StructureModel, AutoCandidates) {
   const Vec py = (Vec(4) << 0.15, 0.6, 0.8, 0.3).finished();  // a permutation of y
   EXPECT_NEAR((*kb[0].kernel)(x, y), (*kb[0].kernel)(x, py), 1e-12);
   EXPECT_GT(std::abs((*kb[1].kernel)(x, y) - (*kb[1].kernel)(x, py)), 1e-6);
+}
+
+// The default with a declared group is auto, and auto models with the structure the data have: the max
+// kernel on a permutation-invariant function, the flat kernel on one that is not (a wrong declared symmetry).
+TEST(StructureModel, AutoByDefaultFollowsTheDataStructure) {
+  auto box = std::make_shared<BoxSpace>(Box::unit(3));
+  Rng rng = make_rng(11);
+  const Mat X = box->sample(30, SamplingMethod::Uniform, rng);
+  auto choice = [&](auto f) {
+    StrategyConfig c;
+    c.invariance = "permutation";
+    EXPECT_EQ(c.invariant_kernel, InvariantKernelType::Auto);
+    Vec y(X.rows());
+    for (Eigen::Index i = 0; i < X.rows(); ++i) y[i] = f(Vec(X.row(i).transpose()));
+    auto s = make_strategy(c, box);
+    s->suggest(X, y, Mat(0, 3), 30);
+    return s->last_info().value("kernel_choice", std::string("(none)"));
+  };
+  // Symmetric in the coordinates: every ordering of x has the same value.
+  EXPECT_EQ(choice([](const Vec& x) { return (3.0 * x.array()).sin().sum() - x.prod(); }), "max");
+  // Not symmetric: the coordinates enter with different weights.
+  EXPECT_EQ(choice([](const Vec& x) { return 2.0 * x[0] - 1.0 * x[1] + 0.3 * std::sin(6.0 * x[2]); }), "flat");
 }
 
 // The normalised and max set kernels give every set the same prior variance (the mean-pair kernel's is

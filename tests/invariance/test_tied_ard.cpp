@@ -135,6 +135,7 @@ TEST(TiedArd, FastPathEqualsBruteForceForSignFlips) {
 TEST(TiedArd, ModelKernelsTieArdWhereTheGroupAllows) {
   StrategyConfig c;  // ard on by default
   c.invariance = "signflip";
+  c.invariant_kernel = InvariantKernelType::Max;  // the default, auto, is a choice the strategy makes
   const KernelPtr k = make_model_kernel(c, BoxSpace(Box::unit(3)));
   EXPECT_EQ(k->num_params(), 4);  // 3 lengthscales + variance
   c.invariance = "permutation";    // every coordinate mixed: one lengthscale

@@ -28,7 +28,7 @@ enum class InvariantKernelType { Max, Average, Auto };
 /// module's normalised orbit-averaged kernel over block permutations: PSD, invariant, constant prior
 /// variance; the default, docs/bench/structure.md); or Auto: the normalised and max kernels and the plain
 /// ARD kernel on the flat (sorted) vector, fitted at every refit, the highest MAP objective models.
-enum class SetKernelType { Full, Approx, Normalized, NormalizedApprox, Max, Average, Auto };
+enum class SetKernelType { Full, Approx, Normalized, NormalizedApprox, Max, Average, Sorted, Auto };
 
 template <>
 struct EnumNames<InvariantKernelType> {
@@ -37,13 +37,14 @@ struct EnumNames<InvariantKernelType> {
 };
 template <>
 struct EnumNames<SetKernelType> {
-  static constexpr std::array<std::pair<SetKernelType, const char*>, 7> table{
+  static constexpr std::array<std::pair<SetKernelType, const char*>, 8> table{
       {{SetKernelType::Full, "full"},
        {SetKernelType::Approx, "approx"},
        {SetKernelType::Normalized, "normalized"},
        {SetKernelType::NormalizedApprox, "normalized-approx"},
        {SetKernelType::Max, "max"},
        {SetKernelType::Average, "average"},
+       {SetKernelType::Sorted, "sorted"},
        {SetKernelType::Auto, "auto"}}};
   static constexpr std::array<std::pair<SetKernelType, const char*>, 2> aliases{
       {{SetKernelType::Normalized, "normalised"}, {SetKernelType::NormalizedApprox, "normalised-approx"}}};
@@ -65,7 +66,7 @@ struct EnumNames<SetKernelType> {
   X(std::optional<double>, fixed_noise, std::nullopt) /* fix the standardised noise variance             */ \
   X(AcqOptimizerOptions, acq_optimizer, {})                                                                   \
   X(std::string, invariance, "none")             /* group spec (invariance module), e.g. perm, blocks:4  */ \
-  X(InvariantKernelType, invariant_kernel, InvariantKernelType::Max)                                          \
+  X(InvariantKernelType, invariant_kernel, InvariantKernelType::Auto) /* docs/bench/structure.md         */ \
   X(SetKernelType, set_kernel, SetKernelType::Average)                                                           \
   X(int, set_L, 0)                               /* approx set kernel subset size (0 ⇒ m)                */ \
   X(FantasyMode, fantasy, FantasyMode::KrigingBeliever) /* what pending trials contribute, fantasy.hpp   */ \
