@@ -196,7 +196,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
       gp_->set_data(UF, yF);  // warm start: keeps the previous fit's hyperparameters
       if (!candidates_.empty()) {
         // Structure by evidence: every candidate kernel's model is refitted (warm-started from its own
-        // previous fit) and the highest MAP objective models; the others stay as candidates.
+        // previous fit) and the highest log marginal likelihood models; the others stay as candidates.
         std::vector<std::optional<GP>*> models{&gp_};
         for (std::size_t k = 0; k < candidates_.size(); ++k) {
           if (!gp_candidates_[k]) gp_candidates_[k].emplace(new_model(candidates_[k].kernel->clone()));
