@@ -57,15 +57,8 @@ double variance_of(const Vec& v) {
   return (v.array() - v.mean()).square().sum() / static_cast<double>(v.size());
 }
 
-// Fits the viewer's GP (header: "The model") on unit-cube inputs U and values y. `space` is the study's
-// own space (make_model_kernel builds the unit-cube kernel from it, as the strategies do).
-GP fit_model(const StrategyConfig& config, const Space& space, const Mat& U, const Vec& y) {
-  KernelPtr kernel;
-  try {
-    kernel = make_model_kernel(config, space);
-  } catch (const InputError&) {  // e.g. a stored config of a kernel this build does not register
-    kernel = model_kernels().get("matern52").make(space.dim(), true, 1.0 / 3.0, 1.0);
-  }
+// Fits one GP of the view on unit-cube inputs U and values y with `kernel`.
+GP fit_with(KernelPtr kernel, const StrategyConfig& config, const Mat& U, const Vec& y) {
   const bool learn_noise = !config.fixed_noise.has_value();
   const double noise = config.fixed_noise.value_or(1e-4);
   FitOptions options;
@@ -84,6 +77,26 @@ GP fit_model(const StrategyConfig& config, const Space& space, const Mat& U, con
     gp.fit(options);
   }
   return gp;
+}
+
+// Fits the viewer's GP (header: "The model") on unit-cube inputs U and values y. `space` is the study's
+// own space (make_model_kernels builds the unit-cube kernels from it, as the strategies do). A structure
+// chosen by evidence (--invariant-kernel/--set-kernel auto) is chosen here the same way: every candidate
+// is fitted and the highest log marginal likelihood models.
+GP fit_model(const StrategyConfig& config, const Space& space, const Mat& U, const Vec& y) {
+  std::vector<NamedKernel> kernels;
+  try {
+    kernels = make_model_kernels(config, space);
+  } catch (const InputError&) {  // e.g. a stored config of a kernel this build does not register
+    kernels.clear();
+    kernels.push_back({"flat", model_kernels().get("matern52").make(space.dim(), true, 1.0 / 3.0, 1.0)});
+  }
+  std::optional<GP> best;
+  for (NamedKernel& k : kernels) {
+    GP gp = fit_with(std::move(k.kernel), config, U, y);
+    if (!best || gp.log_marginal_likelihood() > best->log_marginal_likelihood()) best.emplace(std::move(gp));
+  }
+  return std::move(*best);
 }
 
 }  // namespace

@@ -56,10 +56,12 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   require(o.fixed_start_lengthscale >= 0.0, "fixed_start_lengthscale must be >= 0 (0 = no fixed start)");
   require(o.fixed_start_lengthscale == 0.0 || (o.fixed_start_noise >= o.noise_floor && o.fixed_start_noise <= o.noise_cap),
           "fixed_start_noise must be in [noise_floor, noise_cap]");
-  require(o.lengthscale_prior_shape > 0.0 && o.lengthscale_prior_rate > 0.0 && o.categorical_lengthscale_prior_shape >= 1.0 &&
-              o.categorical_lengthscale_prior_rate > 0.0 && o.variance_prior_shape > 0.0 &&
-              o.variance_prior_rate > 0.0 && o.noise_prior_shape > 0.0 && o.noise_prior_rate > 0.0,
+  require(o.lengthscale_prior_shape > 0.0 && o.lengthscale_prior_rate > 0.0 && o.categorical_lengthscale_prior_rate > 0.0 &&
+              o.variance_prior_shape > 0.0 && o.variance_prior_rate > 0.0 && o.noise_prior_shape > 0.0 &&
+              o.noise_prior_rate > 0.0,
           "prior shapes and rates must be > 0");
+  // The categorical lengthscales start at the prior's mode (shape − 1) / rate, which needs shape >= 1.
+  require(o.categorical_lengthscale_prior_shape >= 1.0, "categorical_lengthscale_prior_shape must be >= 1");
   require(o.mean_quantile >= 0.0 && o.mean_quantile <= 1.0, "mean_quantile must be in [0, 1]");
   require(o.fit_evaluations >= 1, "fit_evaluations must be >= 1");
   require(o.hmc_max_n >= 0 && o.hmc_warmup >= 0 && o.hmc_samples >= 1 && o.hmc_keep >= 1 && o.hmc_keep <= o.hmc_samples &&

@@ -52,3 +52,17 @@ TEST(ModelStateCli, BadScheduleOptionsAreOneLineErrorsNamingTheKey) {
     EXPECT_NE(r.err.find("options.bo." + key), std::string::npos) << r.err;
   }
 }
+
+TEST(ModelStateCli, BadCategoricalPriorOptionsAreOneLineErrors) {
+  TempDir dir("model_state_cli_bad_prior");
+  const auto run = [&](const std::string& bo) {
+    return run_kbo("optimize --problem branin --init 2 --iters 1 --storage memory --options " + quote("{\"bo\": " + bo + "}"),
+                   dir);
+  };
+  const CmdResult shape = run(R"({"categorical_lengthscale_prior_shape": 0.5})");
+  EXPECT_EQ(shape.code, 2) << shape.err;
+  EXPECT_NE(shape.err.find("categorical_lengthscale_prior_shape must be >= 1"), std::string::npos) << shape.err;
+  const CmdResult rate = run(R"({"categorical_lengthscale_prior_rate": 0})");
+  EXPECT_EQ(rate.code, 2) << rate.err;
+  EXPECT_NE(rate.err.find("prior shapes and rates must be > 0"), std::string::npos) << rate.err;
+}
