@@ -212,6 +212,19 @@ Vec invariant_bo_step(const InvarianceTask& task, const KernelVariant& variant, 
 }
 
 namespace {
+// One BO evaluation's figures: its value, and its regret with the running cumulative regret `cum` (or, for a
+// task without a known minimum, the best value so far, `best`, which the caller has updated).
+void record_evaluation(BoTrace& tr, const InvarianceTask& task, double f, double best, double& cum) {
+  tr.values.push_back(f);
+  if (task.has_fmin) {
+    tr.regret.push_back(f - task.fmin);
+    cum += f - task.fmin;
+    tr.cumulative.push_back(cum);
+  } else {
+    tr.cumulative.push_back(best);
+  }
+}
+
 // The "default" variant: what `kbo optimize --invariance <group>` does with every other setting at its default
 // (the product's model, invariant kernel, acquisition and optimiser; its own initial design), on the same
 // noisy task. Regret and timing are recorded as for the paper's protocol.
@@ -240,14 +253,7 @@ BoTrace run_product_bo(const InvarianceTask& task, std::uint64_t seed, const BoP
     best = std::min(best, f);
     if (i < p.n_init) continue;
     tr.iteration_seconds.push_back(since(ti));
-    tr.values.push_back(f);
-    if (task.has_fmin) {
-      tr.regret.push_back(f - task.fmin);
-      cum += f - task.fmin;
-      tr.cumulative.push_back(cum);
-    } else {
-      tr.cumulative.push_back(best);
-    }
+    record_evaluation(tr, task, f, best, cum);
   }
   tr.seconds = since(t0);
   return tr;
@@ -292,15 +298,8 @@ BoTrace run_invariant_bo(const InvarianceTask& task, const KernelVariant& varian
     const Vec u = maximise_ucb(gp, Un, yn, D, s, p);
     const double f = observe(n, u);
     tr.iteration_seconds.push_back(since(ti));
-    tr.values.push_back(f);
     best = std::min(best, f);
-    if (task.has_fmin) {
-      tr.regret.push_back(f - task.fmin);
-      cum += f - task.fmin;
-      tr.cumulative.push_back(cum);
-    } else {
-      tr.cumulative.push_back(best);
-    }
+    record_evaluation(tr, task, f, best, cum);
   }
   tr.seconds = since(t0);
   return tr;

@@ -33,8 +33,12 @@ void register_sets_module() {
          if (c.set_kernel != SetKernelType::Auto) return out;
          const auto& sets = dynamic_cast<const SetSpace&>(space);
          const int m = sets.set_size(), d = sets.element_dim();
-         out.push_back({"set-average", make_set_kernel(c.kernel, m, d, c.ard, SetKernelType::Average, 0, c.seed)});
+         out.push_back({"set-" + enum_name(effective_set_kernel(SetKernelType::Average, m)),
+                        make_set_kernel(c.kernel, m, d, c.ard, SetKernelType::Average, 0, c.seed)});
          return out;
+       },
+       [](const StrategyConfig& c, const Space& space) {
+         return "set-" + enum_name(effective_set_kernel(c.set_kernel, dynamic_cast<const SetSpace&>(space).set_size()));
        }});
 }
 

@@ -291,7 +291,7 @@ KernelPtr make_set_kernel(const std::string& base, int m, int d, bool ard, SetKe
   if (d < 1) throw InputError("set kernel: element dimension must be >= 1");
   if (m < 1) throw InputError("set kernel: set size m must be >= 1 (got " + std::to_string(m) + ")");
   const StationaryType type = parse_stationary_type(base);
-  switch (mode) {
+  switch (effective_set_kernel(mode, m)) {
     case SetKernelType::Full:
     case SetKernelType::Approx:
       return std::make_unique<SetKernel>(StationaryKernel(type, d, ard), m, d, mode, L, seed);
@@ -338,6 +338,10 @@ KernelPtr make_set_kernel(const std::string& base, int m, int d, bool ard, SetKe
   }
   throw InputError("set_kernel auto is a choice between kernels made by the BO strategy; build one of: full, "
                    "approx, normalized, normalized-approx, max, average, sorted");
+}
+
+SetKernelType effective_set_kernel(SetKernelType asked, int m) {
+  return asked == SetKernelType::Average && m > kAverageSetKernelMaxSize ? SetKernelType::Normalized : asked;
 }
 
 KernelPtr make_set_kernel(const std::string& base, int m, int d, bool ard, const std::string& mode, int L,

@@ -59,6 +59,8 @@ KernelPtr make_model_kernel(const StrategyConfig& config, const Space& space) {
 }
 
 std::string model_kernel_name(const StrategyConfig& config, const Space& space) {
+  const SpaceKindEntry& kind = space_kinds().get(space.kind());
+  if (kind.model_kernel_name) return kind.model_kernel_name(config, space);
   if (space.kind() == "set") return "set-" + enum_name(config.set_kernel);
   if (config.invariance != "none") return enum_name(config.invariant_kernel);
   return "flat";

@@ -254,8 +254,8 @@ std::vector<OptionSpec> build_table() {
   add("set-kernel", K::String, kStrategy, "set_kernel",
       "full | approx | normalized | normalized-approx | max | average | sorted | auto (default average; space "
       "set): mean-pair set kernel exact/approximate, the same normalised to constant prior variance, max over "
-      "element orderings, the normalised mean over element orderings (m! terms: for large sets use "
-      "normalized), the plain ARD kernel on the flat vector of the sorted elements, or auto = average and "
+      "element orderings, the normalised mean over element orderings (m! terms: for sets of more than 6 "
+      "elements it is built as normalized, and trial info says so), the plain ARD kernel on the flat vector of the sorted elements, or auto = average and "
       "sorted, the higher log marginal likelihood models at every refit",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.set_kernel = one_of<SetKernelType>("set_kernel", v); });
   add("set-L", K::Int, kStrategy, "set_L", "subset size L of the approximate set kernel (0 = m)",

@@ -104,5 +104,30 @@ TEST(StructureCli, InvarianceCenterOption) {
   EXPECT_EQ(ok.code, 0) << ok.err;
 }
 
+// The default set kernel (average: m! orderings per entry) is built as `normalized` for sets of more than
+// kAverageSetKernelMaxSize = 6 elements, where the orbit average would need 40,320 or more terms per entry
+// (and was refused above 9 elements): the default works at any set size, and auto names what it modelled with.
+TEST(StructureCli, LargeSetsWorkWithTheDefaultKernel) {
+  TempDir dir("structure_large_set");
+  write_covering(dir);
+  for (const std::string kernel : {"", "auto"}) {
+    const std::string db = dir / ("large" + kernel + ".db");
+    const CmdResult r = run_kbo("optimize --objective 'python3 " + (dir / "cover.py") +
+                                    " {x}' --space set --set-size 12 --bounds 0:1,0:1 --init 4 --iters 2 --seed 1 "
+                                    "--storage " + db + (kernel.empty() ? "" : " --set-kernel " + kernel) + " --json",
+                                dir);
+    ASSERT_EQ(r.code, 0) << kernel << ": " << r.err;
+    EXPECT_EQ(r.json()["n_complete"].get<int>(), 6) << kernel;
+    if (kernel != "auto") continue;
+    const CmdResult show = run_kbo("show --json --storage " + db, dir);
+    ASSERT_EQ(show.code, 0) << show.err;
+    for (const auto& t : show.json()["trials"])
+      if (t["id"].get<int>() >= 4) {
+        const std::string k = t["info"]["kernel_choice"].get<std::string>();
+        EXPECT_TRUE(k == "set-normalized" || k == "set-sorted") << k;
+      }
+  }
+}
+
 }  // namespace
 }  // namespace kbo::test

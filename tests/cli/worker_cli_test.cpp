@@ -154,15 +154,17 @@ TEST_P(WorkerCli, EightWorkersFiftyTrialsNoneDuplicatedOrLost) {
 }
 
 TEST_P(WorkerCli, SixteenWorkersWithAsksSlowerThanStaleAfterLoseNoTrial) {
-  // Every suggestion takes 1.5 s (test hook) and every evaluation 1.5 s, with --stale-after 1: a worker
+  // Every suggestion takes 3 s (test hook) and every evaluation 1.5 s, with --stale-after 2: a worker
   // that held the write lock while computing its suggestion would stall the others' heartbeats and tells
   // for seconds, and their live trials would be given up as lost. The suggestion is computed outside the
   // lock and heartbeats go on until the result is stored, so no trial is reaped, dropped or duplicated.
+  // (--stale-after 1 with 1.5 s asks failed now and then on a loaded 2-core machine: 16 processes' heartbeat
+  // threads then wait for a CPU longer than a second; 2 s keeps the asks slower than stale-after.)
   const std::string obj = *dir_ / "obj.sh", log = *dir_ / "calls.log";
   write_objective(obj, log, 1.5);
-  setenv("KBO_TEST_SLOW_ASK_SECONDS", "1.5", 1);
+  setenv("KBO_TEST_SLOW_ASK_SECONDS", "3", 1);
   const CmdResult r = run_kbo("optimize --objective " + quote("sh " + obj + " {trial} {x}") +
-                                  " --bounds 0:1,0:1 --init 2 --iters 30 --seed 5 --workers 16 --stale-after 1 --json" +
+                                  " --bounds 0:1,0:1 --init 2 --iters 30 --seed 5 --workers 16 --stale-after 2 --json" +
                                   st("slow"),
                               *dir_);
   unsetenv("KBO_TEST_SLOW_ASK_SECONDS");

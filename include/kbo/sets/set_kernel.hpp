@@ -128,6 +128,13 @@ void set_kernel_exp_avx512(const Vec& x, Vec& y);
 /// the same BLAS call; returns the number of element pairs computed.
 double set_kernel_distance_gemms(const Mat& Z);
 
+/// The largest set size for which `average` is the orbit average itself: it costs m! base-kernel terms per
+/// entry (720 at m = 6, 3.6 million at m = 10). Above it `average` (the default) is built as `normalized`,
+/// the same constant-variance remedy for degenerate sets at m² terms, and reported under that name.
+inline constexpr int kAverageSetKernelMaxSize = 6;
+/// The set kernel that is built for `asked` at set size m (see kAverageSetKernelMaxSize).
+SetKernelType effective_set_kernel(SetKernelType asked, int m);
+
 /// The lead's factory: base "matern52" | "matern32" | "matern12" | "rbf"; mode "full" | "approx";
 /// L in [1, m] for approx (0 ⇒ m). InputError for anything else.
 KernelPtr make_set_kernel(const std::string& base, int m, int d, bool ard, SetKernelType mode, int L,

@@ -18,16 +18,17 @@
 namespace kbo {
 
 /// How an invariant kernel combines the base kernel over a group's orbits (invariance module); Auto fits
-/// the max kernel and the plain ARD kernel on the flat vector at every refit and models with the one of
-/// higher MAP objective (docs/bench/structure.md).
+/// the max kernel and the plain ARD kernel on the flat vector at every refit (each by MAP) and models with the
+/// one of higher log marginal likelihood; the default (docs/bench/structure.md).
 enum class InvariantKernelType { Max, Average, Auto };
 /// The kernel of a set space (sets module): the mean-pair set kernel of Kim et al., exact or approximate;
 /// the same normalised to unit correlation k(X,Y)/√(k(X,X)k(Y,Y)) (times the signal variance), exact or
 /// approximate; the max over element permutations (block-permutation max kernel of the invariance
 /// module); Average: the normalised mean of k(X, πY) over the m! element orderings π (the invariance
 /// module's normalised orbit-averaged kernel over block permutations: PSD, invariant, constant prior
-/// variance; the default, docs/bench/structure.md); or Auto: the normalised and max kernels and the plain
-/// ARD kernel on the flat (sorted) vector, fitted at every refit, the highest MAP objective models.
+/// variance; the default, docs/bench/structure.md; built as Normalized above kAverageSetKernelMaxSize
+/// elements); Sorted: the plain ARD kernel on the flat vector of the sorted elements; or Auto: Average and
+/// Sorted, fitted at every refit, the higher log marginal likelihood models.
 enum class SetKernelType { Full, Approx, Normalized, NormalizedApprox, Max, Average, Sorted, Auto };
 
 template <>

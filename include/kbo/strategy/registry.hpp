@@ -53,6 +53,9 @@ struct SpaceKindEntry {
   /// The kernels the model chooses between at every refit when config asks for it (set_kernel auto), or
   /// empty; nullptr ⇒ never more than model_kernel.
   KernelCandidates model_candidates = nullptr;
+  /// The name trial info reports for model_kernel's kernel (e.g. "set-normalized"); nullptr ⇒ the kind's
+  /// default naming (model_kernel_name).
+  std::function<std::string(const StrategyConfig&, const Space&)> model_kernel_name = nullptr;
 };
 Registry<SpaceKindEntry>& space_kinds();
 
