@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kfo_test_data.hpp"
 #include "kbo/model/gp.hpp"
 #include "kbo/kfo/functional_kernel.hpp"
 #include "kbo/kfo/experiment.hpp"
@@ -14,15 +15,9 @@
 
 using namespace kbo;
 using namespace kbo::kfo;
+using namespace kbo::kfo::test;
 
 namespace {
-Mat rand_points(Rng& rng, int n, int d) {
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  Mat X(n, d);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < d; ++j) X(i, j) = u(rng);
-  return X;
-}
 
 /// An indefinite functional kernel (random z, no α-clipping) and points on which its Gram has clearly negative
 /// eigenvalues.

@@ -1,6 +1,7 @@
 // The learned kernel as a kbo::Kernel: eq. (4) values, α-clipping ⇒ PSD, gradients, use inside kbo::GP.
 #include <gtest/gtest.h>
 
+#include "kfo_test_data.hpp"
 #include "kbo/model/gp.hpp"
 #include "kbo/kfo/functional_kernel.hpp"
 #include "kbo/model/kernels/stationary.hpp"
@@ -8,21 +9,7 @@
 
 using namespace kbo;
 using namespace kbo::kfo;
-
-namespace {
-Mat rand_points(Rng& rng, int n, int d) {
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  Mat X(n, d);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < d; ++j) X(i, j) = u(rng);
-  return X;
-}
-FunctionalBasis make_basis(int dim) {
-  BasisOptions o;
-  o.hyper = {0.7, 0.6};
-  return FunctionalBasis(dim, o);
-}
-}  // namespace
+using namespace kbo::kfo::test;
 
 TEST(KfoFunctionalKernel, EqualsHyperkernelExpansion) {
   const FunctionalBasis basis = make_basis(2);

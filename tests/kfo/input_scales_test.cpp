@@ -2,6 +2,7 @@
 // PSD after α-clipping, has correct input gradients, and the ARD fit ranks a relevant input above an irrelevant one.
 #include <gtest/gtest.h>
 
+#include "kfo_test_data.hpp"
 #include "kbo/core/random.hpp"
 #include "kbo/kfo/experiment.hpp"
 #include "kbo/kfo/functional_kernel.hpp"
@@ -9,18 +10,7 @@
 
 using namespace kbo;
 using namespace kbo::kfo;
-
-namespace {
-Mat rand_points(Rng& rng, int n, int d) {
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  return Mat::NullaryExpr(n, d, [&]() { return u(rng); });
-}
-FunctionalBasis make_basis(int dim) {
-  BasisOptions o;
-  o.hyper = {0.7, 0.6};
-  return FunctionalBasis(dim, o);
-}
-}  // namespace
+using namespace kbo::kfo::test;
 
 TEST(KfoInputScales, ScaledKernelEqualsUnscaledKernelOnPrescaledData) {
   const FunctionalBasis basis = make_basis(3);
