@@ -23,13 +23,13 @@ Vec warp_targets(const Vec& y, OutputWarp warp, int top_k) {
     const double delta = gaps[std::min<std::size_t>(static_cast<std::size_t>(std::max(top_k, 1)), gaps.size()) - 1];
     return (-((best - y.array()) + delta).log() + std::log(delta)).matrix();  // the best maps to 0
   }
-  // Normal score of y[i]'s mid-rank, in (0, 1) (ties share a score).
+  // Normal score of y[i]'s mid-rank, in (0, 1) (ties share a score). Ranks come from one sorted copy by
+  // binary search: O(n log n) per warp, where counting per entry cost O(n²) (0.05 s per ask at n = 10,000).
+  std::vector<double> sorted(y.data(), y.data() + n);
+  std::sort(sorted.begin(), sorted.end());
   auto score = [&](Eigen::Index i) {
-    double below = 0.0, ties = 0.0;
-    for (Eigen::Index j = 0; j < n; ++j) {
-      below += y[j] < y[i];
-      ties += y[j] == y[i];
-    }
+    const auto [first, last] = std::equal_range(sorted.begin(), sorted.end(), y[i]);
+    const double below = static_cast<double>(first - sorted.begin()), ties = static_cast<double>(last - first);
     return normal_quantile((below + 0.5 * ties) / static_cast<double>(n));
   };
   if (warp == OutputWarp::Copula) {

@@ -50,7 +50,9 @@ TEST(BOTargets, WarpsAreMonotoneAndCopulaGivesNormalScores) {
   const Vec l = warp_targets(y, OutputWarp::Log);
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 5; ++j)
-      if (y[i] < y[j]) EXPECT_LT(l[i], l[j]);
+      if (y[i] < y[j]) {
+        EXPECT_LT(l[i], l[j]);
+      }
   EXPECT_NEAR(l[2], -std::log(1e-3 * 8.0), 1e-12);  // the best value: −log(offset), offset = 1e-3 · range
   EXPECT_THROW(parse_enum<OutputWarp>("output_warp", "sqrt"), InputError);
 }
@@ -81,6 +83,18 @@ TEST(BOTargets, HalfRankKeepsTheUpperHalfAndRankWarpsTheLowerHalf) {
   const Vec flat{{1.0, 1.0, 1.0}};
   EXPECT_EQ(warp_targets(flat, OutputWarp::HalfRank), flat);
   EXPECT_EQ(parse_enum<OutputWarp>("output_warp", "halfrank"), OutputWarp::HalfRank);
+}
+
+TEST(BOTargets, RankScoresMatchCountingEveryPairOnManyTies) {
+  // The mid-rank of each entry counted by brute force over all pairs, on values with many ties.
+  Vec y(300);
+  for (Eigen::Index i = 0; i < y.size(); ++i) y[i] = static_cast<double>((i * 37) % 23) - 11.0 + (i % 7 == 0 ? 0.5 : 0.0);
+  const Vec c = warp_targets(y, OutputWarp::Copula);
+  for (Eigen::Index i = 0; i < y.size(); ++i) {
+    double below = 0.0, ties = 0.0;
+    for (Eigen::Index j = 0; j < y.size(); ++j) below += y[j] < y[i], ties += y[j] == y[i];
+    EXPECT_EQ(c[i], normal_quantile((below + 0.5 * ties) / static_cast<double>(y.size()))) << i;
+  }
 }
 
 TEST(BOTargets, LogTopIsScaleFreeAndResolvesTheBestValues) {
