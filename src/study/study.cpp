@@ -13,6 +13,7 @@
 #include "kbo/storage/heartbeat.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/storage/storage.hpp"
+#include "kbo/strategy/bo_strategy.hpp"
 #include "kbo/study/interrupt.hpp"
 
 namespace kbo {
@@ -199,6 +200,9 @@ double slow_ask_seconds() {
 Trial Study::suggest_and_reserve(Strategy& strategy, const std::string& worker,
                                  const std::function<bool(const std::vector<Trial>&)>& budget_taken) {
   const int dim = space_->dim();
+  // The run's budget (stored by `kbo optimize` and kbo.minimize; none for open-ended ask/tell), for a
+  // strategy that plans by it (BOModelOptions::endgame_fraction).
+  if (auto* bo = dynamic_cast<BOStrategy*>(&strategy)) bo->set_budget(record_.budget);
   const auto compute = [&](const std::vector<Trial>& trials) {
     Mat X, pending, failed;
     Vec y;
