@@ -200,9 +200,6 @@ double slow_ask_seconds() {
 Trial Study::suggest_and_reserve(Strategy& strategy, const std::string& worker,
                                  const std::function<bool(const std::vector<Trial>&)>& budget_taken) {
   const int dim = space_->dim();
-  // The run's budget (stored by `kbo optimize` and kbo.minimize; none for open-ended ask/tell), for a
-  // strategy that plans by it (BOModelOptions::endgame_fraction).
-  if (auto* bo = dynamic_cast<BOStrategy*>(&strategy)) bo->set_budget(record_.budget);
   const auto compute = [&](const std::vector<Trial>& trials) {
     Mat X, pending, failed;
     Vec y;
@@ -280,6 +277,9 @@ Trial Study::ask(Strategy& strategy, const std::string& worker, double lease_sec
   if (queued) {
     t = std::move(*queued);
   } else {
+    // The stored budget (set by `kbo optimize` and kbo.minimize; none for open-ended ask/tell), for a
+    // strategy that plans by it (BOModelOptions::endgame_fraction).
+    if (auto* bo = dynamic_cast<BOStrategy*>(&strategy)) bo->set_budget(record_.budget);
     t = suggest_and_reserve(strategy, worker, {});
     record_trial_info(strategy, t);
   }
@@ -445,6 +445,8 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
   const auto claimable = [](const Trial& t) {
     return t.worker.empty() || is_dead_local_worker(t.worker, "optimize");
   };
+  // The run's budget, for a strategy that plans by it (BOModelOptions::endgame_fraction).
+  if (auto* bo = dynamic_cast<BOStrategy*>(&strategy)) bo->set_budget(budget);
   std::vector<int> done;
   int same_failures = 0;  // consecutive failures of this worker with the reason last_failure
   std::string last_failure;
