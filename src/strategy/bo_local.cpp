@@ -17,7 +17,11 @@ namespace kbo {
 
 std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index) {
   const Eigen::Index n = U.rows(), D = U.cols();
-  const Eigen::Index m = std::min<Eigen::Index>(n, model_options_.local_points > 0 ? model_options_.local_points : 5 * (D + 1));
+  // A quadratic has p = (D + 1)(D + 2)/2 coefficients: by default twice as many neighbours fit it.
+  const bool quadratic = model_options_.local_model == LocalModel::Quadratic;
+  const Eigen::Index p = (D + 1) * (D + 2) / 2;
+  const Eigen::Index m_auto = quadratic ? std::max<Eigen::Index>(5 * (D + 1), 2 * p) : 5 * (D + 1);
+  const Eigen::Index m = std::min<Eigen::Index>(n, model_options_.local_points > 0 ? model_options_.local_points : m_auto);
   if (m < 3) return std::nullopt;
   const Vec centre = U.row(best).transpose();
 
@@ -48,6 +52,16 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
   const Vec lo = (centre - half).cwiseMax(0.0), hi = (centre + half).cwiseMin(1.0);
   if (!((hi - lo).array() > 0.0).all()) return std::nullopt;
 
+  if (quadratic) {
+    // The quadratic's maximiser, unless it repeats an observation (a corner of an indefinite fit, typically):
+    // then the local GP below takes the step.
+    std::optional<Vec> u = quadratic_step(U, y, rows, centre, lo, hi);
+    if (u && min_row_distance(*u, U) < 1e-6) u.reset();
+    info_["local"] = {{"points", m}, {"half_width", std::vector<double>(half.data(), half.data() + D)}, {"model", "quadratic"},
+                      {"fitted", u.has_value()}};
+    if (u) return u;
+  }
+
   const Mat Ul = U(rows, Eigen::all);
   const Vec yl = model_targets(y(rows), model_options_.local_warp);  // scaled on the neighbours alone
   std::optional<GP> local;
@@ -59,9 +73,69 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
   opt.seed = trial_seed(config_.seed ^ 0x10CA1ULL, trial_index);
   const BoxSpace region(Box(lo, hi));
   const OptResult res = maximize_acquisition(*acq, region, opt, centre.transpose());
-  info_["local"] = {{"points", m}, {"half_width", std::vector<double>(half.data(), half.data() + D)}};
+  if (!quadratic) info_["local"] = {{"points", m}, {"half_width", std::vector<double>(half.data(), half.data() + D)}};
   if (!res.x.allFinite()) return std::nullopt;
   return res.x;
+}
+
+std::optional<Vec> BOStrategy::quadratic_step(const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows,
+                                              const Vec& centre, const Vec& lo, const Vec& hi) const {
+  const Eigen::Index D = U.cols(), m = static_cast<Eigen::Index>(rows.size());
+  const Eigen::Index p = (D + 1) * (D + 2) / 2;
+  if (m <= p) return std::nullopt;  // at least one residual degree of freedom
+  // Coordinates s = (u − centre) / h, h the box's half widths, so every coefficient is of order one.
+  const Vec h = (hi - centre).cwiseMax(centre - lo);
+  // Values relative to the incumbent's, scaled by their spread: the fit is affine-invariant in y anyway.
+  const Vec yr = y(rows);
+  const double y0 = y.maxCoeff(), spread = std::max((yr.array() - y0).abs().maxCoeff(), 1e-300);
+  Mat A(m, p);
+  Vec t(m);
+  for (Eigen::Index r = 0; r < m; ++r) {
+    const Vec s = (U.row(rows[static_cast<std::size_t>(r)]).transpose() - centre).cwiseQuotient(h);
+    Eigen::Index c = 0;
+    A(r, c++) = 1.0;
+    for (Eigen::Index j = 0; j < D; ++j) A(r, c++) = s[j];
+    for (Eigen::Index j = 0; j < D; ++j)
+      for (Eigen::Index k = j; k < D; ++k) A(r, c++) = s[j] * s[k];
+    t[r] = (yr[r] - y0) / spread;
+  }
+  const Eigen::ColPivHouseholderQR<Mat> qr(A);
+  if (qr.rank() < p) return std::nullopt;  // the neighbours do not determine a quadratic
+  const Vec coef = qr.solve(t);
+  if (!coef.allFinite()) return std::nullopt;
+  // q(s) = c + gᵀs + ½ sᵀHs, maximised in the box.
+  const Vec g = coef.segment(1, D);
+  Mat H(D, D);
+  Eigen::Index c = 1 + D;
+  for (Eigen::Index j = 0; j < D; ++j)
+    for (Eigen::Index k = j; k < D; ++k, ++c) {
+      H(j, k) = H(k, j) = j == k ? 2.0 * coef[c] : coef[c];
+    }
+  const Vec slo = (lo - centre).cwiseQuotient(h), shi = (hi - centre).cwiseQuotient(h);
+  auto q = [&](const Vec& s) { return g.dot(s) + 0.5 * s.dot(H * s); };
+  auto clip = [&](const Vec& s) { return Vec(s.cwiseMax(slo).cwiseMin(shi)); };
+  // Projected gradient ascent (step 1/L, L the Hessian's spectral bound) from the incumbent and from the
+  // clipped Newton point: enough for the few coordinates of a local step, concave or not.
+  const double L = std::max(H.cwiseAbs().rowwise().sum().maxCoeff(), 1e-12);
+  std::vector<Vec> starts{Vec::Zero(D)};
+  const Eigen::LDLT<Mat> ldlt(-H);
+  if (ldlt.info() == Eigen::Success && ldlt.isPositive()) {
+    const Vec newton = ldlt.solve(g);
+    if (newton.allFinite()) starts.push_back(clip(newton));
+  }
+  Vec best_s = Vec::Zero(D);
+  double best_q = 0.0;
+  for (Vec s : starts) {
+    for (int it = 0; it < 500; ++it) {
+      const Vec next = clip(s + (g + H * s) / L);
+      const bool still = (next - s).cwiseAbs().maxCoeff() < 1e-12;
+      s = next;
+      if (still) break;
+    }
+    if (q(s) > best_q) best_q = q(s), best_s = s;
+  }
+  if (!(best_q > 0.0) || !(best_s.cwiseAbs().maxCoeff() > 1e-9)) return std::nullopt;  // no predicted gain
+  return Vec(centre + best_s.cwiseProduct(h));
 }
 
 }  // namespace kbo

@@ -100,6 +100,15 @@ GP BOStrategy::new_model(KernelPtr kernel) const {
             /*learn_noise=*/!config_.fixed_noise.has_value());
 }
 
+std::optional<double> BOStrategy::endgame_remaining(int trial_index) const {
+  const double f = model_options_.endgame_fraction;
+  if (!(f > 0.0) || !budget_ || trial_index < config_.n_init || trial_index >= *budget_) return std::nullopt;
+  const int steps = static_cast<int>(std::ceil(f * std::max(*budget_ - config_.n_init, 0)));
+  const int remaining = *budget_ - trial_index - 1;  // trials after this one
+  if (steps <= 0 || remaining >= steps) return std::nullopt;
+  return static_cast<double>(remaining) / steps;
+}
+
 std::string BOStrategy::name() const { return "gpucb"; }
 nlohmann::json BOStrategy::last_info() const { return info_; }
 const GP* BOStrategy::model() const { return gp_ ? &*gp_ : nullptr; }
@@ -126,9 +135,10 @@ std::vector<bool> BOStrategy::fit_constraints(const Mat& U, int trial_index) {
   return feasible;
 }
 
-std::unique_ptr<Acquisition> BOStrategy::make_acquisition(const GP& gp, double incumbent, int n_observed) const {
+std::unique_ptr<Acquisition> BOStrategy::make_acquisition(const GP& gp, double incumbent, int n_observed,
+                                                         double beta_scale) const {
   const AcquisitionInputs inputs{gp,          incumbent,           n_observed,           space_->dim(),
-                                 config_.beta, config_.beta_schedule, rkhs_bound_};
+                                 config_.beta * beta_scale, config_.beta_schedule, rkhs_bound_};
   return acquisition_->make(inputs);
 }
 
@@ -279,8 +289,12 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     // constraints, no discrete coordinates); a degenerate neighbourhood falls back to the global step.
     std::optional<Vec> local_u;
     const int local_every = model_options_.local_every;
-    if (local_every > 0 && (trial_index - config_.n_init + 1) % local_every == 0 && Pu.rows() == 0 && Fu.rows() == 0 &&
-        m == 0 && continuous_) {
+    // The end-game (BOModelOptions::endgame_fraction): the last BO steps of a known budget.
+    const std::optional<double> endgame_share = endgame_remaining(trial_index);
+    const bool endgame_local = endgame_share && model_options_.endgame == Endgame::Local;
+    if (endgame_share) info_["endgame"] = {{"mode", enum_name(model_options_.endgame)}, {"remaining_share", *endgame_share}};
+    if ((endgame_local || (local_every > 0 && (trial_index - config_.n_init + 1) % local_every == 0)) && Pu.rows() == 0 &&
+        Fu.rows() == 0 && m == 0 && continuous_) {
       local_u = local_step(U, y, best, trial_index);
     }
     std::unique_ptr<Acquisition> acq;
@@ -305,7 +319,9 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
       info_["hmc_draws"] = draws.size();
       info_["hmc_step"] = hmc_.step_size;
     } else {
-      acq = make_acquisition(*model, incumbent, static_cast<int>(X.rows()));
+      // End-game decay: UCB's β scaled by the share of the end-game still to come.
+      const double beta_scale = endgame_share && model_options_.endgame == Endgame::Decay ? *endgame_share : 1.0;
+      acq = make_acquisition(*model, incumbent, static_cast<int>(X.rows()), beta_scale);
     }
     if (m > 0 && !local_u) {
       std::vector<std::unique_ptr<Acquisition>> pof;

@@ -350,3 +350,81 @@ TEST(BOStrategyOptions, LocalStepStaysInTheIncumbentsNeighbourhoodAndFindsItsMin
   EXPECT_EQ(run_kbo("optimize --problem branin --iters 4 --options '{\"bo\": {\"local_every\": 2}}'"), 0);
   EXPECT_EQ(run_kbo("optimize --problem branin --iters 4 --options '{\"bo\": {\"local_every\": -2}}'"), 2);
 }
+
+TEST(BOStrategyOptions, QuadraticLocalStepLandsOnARotatedIllConditionedBowlsMaximum) {
+  // A rotated valley (condition 1e4, axes at 30°) with its maximum at u* = (0.41, 0.57): an exact quadratic,
+  // so the least-squares quadratic of any 12 of its points is the function itself and its maximiser in the
+  // trust region (which contains u*) is u* — the closed form, whatever the GP would make of the valley.
+  auto space = std::make_shared<BoxSpace>(Box::unit(2));
+  const double c = std::cos(M_PI / 6), sn = std::sin(M_PI / 6);
+  auto f = [&](double a, double b) {
+    const double z1 = c * (a - 0.41) + sn * (b - 0.57), z2 = -sn * (a - 0.41) + c * (b - 0.57);
+    return -(z1 * z1 + 1e4 * z2 * z2);
+  };
+  Mat X(20, 2);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) X.row(4 * i + j) << 0.3 + 0.07 * i, 0.45 + 0.07 * j;
+  X.bottomRows(4) << 0.95, 0.05, 0.02, 0.98, 0.98, 0.98, 0.02, 0.02;  // further in both coordinates than any grid point
+  Vec y(20);
+  for (int i = 0; i < 20; ++i) y[i] = f(X(i, 0), X(i, 1));
+  BOStrategy s(with_bo({{"local_every", 1}, {"local_model", "quadratic"}, {"local_points", 16}}), space);
+  const Vec u = s.suggest(X, y, Mat(0, 2), 20);
+  const nlohmann::json info = s.last_info();
+  ASSERT_TRUE(info.contains("local"));
+  EXPECT_EQ(info["local"]["model"], "quadratic");
+  EXPECT_TRUE(info["local"]["fitted"].get<bool>());
+  EXPECT_NEAR(u[0], 0.41, 1e-6);
+  EXPECT_NEAR(u[1], 0.57, 1e-6);
+  // A linear trend (no curvature, rising to the upper right): the maximiser is the trust region's corner.
+  for (int i = 0; i < 20; ++i) y[i] = X(i, 0) + 2.0 * X(i, 1);
+  BOStrategy lin(with_bo({{"local_every", 1}, {"local_model", "quadratic"}, {"local_points", 16}}), space);
+  Eigen::Index best;
+  y.maxCoeff(&best);
+  const Vec v = lin.suggest(X, y, Mat(0, 2), 20);
+  const std::vector<double> half = lin.last_info()["local"]["half_width"];
+  EXPECT_NEAR(v[0], std::min(1.0, X(best, 0) + half[0]), 1e-9);
+  EXPECT_NEAR(v[1], std::min(1.0, X(best, 1) + half[1]), 1e-9);
+  EXPECT_THROW(BOModelOptions::from_json({{"local_model", "cubic"}}), InputError);
+  EXPECT_EQ(run_kbo("optimize --problem branin --iters 10 --options '{\"bo\": {\"local_every\": 2, \"local_model\": \"quadratic\"}}'"), 0);
+  EXPECT_EQ(run_kbo("optimize --problem branin --iters 4 --options '{\"bo\": {\"local_model\": \"cubic\"}}'"), 2);
+}
+
+TEST(BOStrategyOptions, EndgameTakesItsStepsOnlyInTheLastShareOfAKnownBudget) {
+  // Budget 20 with 5 initial points: 15 BO steps, endgame_fraction 0.4 ⇒ the last ⌈0.4 · 15⌉ = 6 trials
+  // (indices 14…19) are the end-game; the share still to come after trial i is (19 − i) / 6.
+  auto space = std::make_shared<BoxSpace>(Box::unit(2));
+  Mat X(14, 2);
+  Vec y(14);
+  Rng rng = make_rng(3);
+  X = BoxSpace(Box::unit(2)).sample(14, SamplingMethod::Uniform, rng);
+  for (int i = 0; i < 14; ++i) y[i] = -std::pow(X(i, 0) - 0.3, 2) - std::pow(X(i, 1) - 0.6, 2);
+  BOStrategy decay(with_bo({{"endgame_fraction", 0.4}, {"endgame", "decay"}}), space);
+  decay.set_budget(20);
+  decay.suggest(X.topRows(13), y.head(13), Mat(0, 2), 13);  // not yet the end-game: UCB β = 4
+  EXPECT_FALSE(decay.last_info().contains("endgame"));
+  EXPECT_EQ(decay.last_info()["beta"], 4.0);
+  for (int i : {14, 17, 19}) {
+    decay.suggest(X, y, Mat(0, 2), i);
+    const nlohmann::json info = decay.last_info();
+    ASSERT_TRUE(info.contains("endgame")) << i;
+    EXPECT_NEAR(info["endgame"]["remaining_share"].get<double>(), (19 - i) / 6.0, 1e-12);
+    EXPECT_NEAR(info["beta"].get<double>(), 4.0 * (19 - i) / 6.0, 1e-12);
+  }
+  // Without a budget (open-ended ask/tell) there is no end-game.
+  BOStrategy open(with_bo({{"endgame_fraction", 0.4}, {"endgame", "decay"}}), space);
+  open.suggest(X, y, Mat(0, 2), 19);
+  EXPECT_FALSE(open.last_info().contains("endgame"));
+  EXPECT_EQ(open.last_info()["beta"], 4.0);
+  // endgame local: the end-game steps are local steps, the others are not.
+  BOStrategy local(with_bo({{"endgame_fraction", 0.4}}), space);
+  local.set_budget(20);
+  local.suggest(X.topRows(13), y.head(13), Mat(0, 2), 13);
+  EXPECT_FALSE(local.last_info().contains("local"));
+  local.suggest(X, y, Mat(0, 2), 14);
+  EXPECT_TRUE(local.last_info().contains("local"));
+  EXPECT_THROW(BOModelOptions::from_json({{"endgame_fraction", -0.1}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"endgame_fraction", 1.5}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"endgame", "greedy"}}), InputError);
+  EXPECT_EQ(run_kbo("optimize --problem branin --iters 8 --options '{\"bo\": {\"endgame_fraction\": 0.5}}'"), 0);
+  EXPECT_EQ(run_kbo("optimize --problem branin --iters 4 --options '{\"bo\": {\"endgame_fraction\": 2}}'"), 2);
+}

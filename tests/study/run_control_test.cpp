@@ -8,6 +8,7 @@
 
 #include "kbo/core/error.hpp"
 #include "kbo/storage/memory.hpp"
+#include "kbo/strategy/bo_strategy.hpp"
 #include "kbo/study/interrupt.hpp"
 #include "kbo/study/study.hpp"
 
@@ -182,4 +183,27 @@ TEST(RunControl, AStopRequestHandsTheRunningTrialBack) {
         std::exit(code);
       },
       ::testing::ExitedWithCode(0), "");
+}
+
+TEST(RunControl, TheBOStrategyIsToldTheRunsBudget) {
+  // The end-game (BOModelOptions::endgame_fraction) needs the budget: with endgame decay over the last
+  // half of 6 BO steps, the last trial of an 11-trial run is the end-game's last step (share still to come
+  // 0, UCB β 0). Open-ended ask/tell (no stored budget) plays no end-game.
+  StrategyConfig c;
+  c.module_options["bo"] = {{"endgame_fraction", 0.5}, {"endgame", "decay"}};
+  auto space = std::make_shared<BoxSpace>(Box(Vec::Zero(2), Vec::Ones(2)));
+  Study open = Study::create_or_open(std::make_shared<MemoryStorage>(), box_record("open"));
+  BOStrategy asked(c, space);
+  for (int i = 0; i < 7; ++i) {
+    const Trial t = open.ask(asked, "ask@h:1");
+    open.tell(t.id, t.x.sum());
+  }
+  EXPECT_EQ(asked.last_info()["phase"], "bo");
+  EXPECT_FALSE(asked.last_info().contains("endgame"));
+  Study run = Study::create_or_open(std::make_shared<MemoryStorage>(), box_record("run"));
+  BOStrategy bo(c, space);
+  run.optimize(bo, sum_of_x, 11, "optimize@h:2");
+  ASSERT_TRUE(bo.last_info().contains("endgame"));
+  EXPECT_EQ(bo.last_info()["endgame"]["remaining_share"], 0.0);
+  EXPECT_EQ(bo.last_info()["beta"], 0.0);
 }

@@ -37,6 +37,23 @@ struct EnumNames<ModelKind> {
       {{ModelKind::Auto, "auto"}, {ModelKind::Exact, "exact"}, {ModelKind::Subset, "subset"}}};
 };
 
+/// What a local step (BOModelOptions::local_every, endgame) fits to the incumbent's neighbours: a GP with
+/// its own target scaling, or a full quadratic by least squares on the raw values, whose Hessian follows a
+/// rotated ill-conditioned valley that an axis-aligned stationary GP resolves only with many points.
+enum class LocalModel { Gp, Quadratic };
+template <>
+struct EnumNames<LocalModel> {
+  static constexpr std::array<std::pair<LocalModel, const char*>, 2> table{
+      {{LocalModel::Gp, "gp"}, {LocalModel::Quadratic, "quadratic"}}};
+};
+/// The steps of the end-game (BOModelOptions::endgame_fraction): local steps, or UCB whose β decays
+/// linearly to 0 at the last trial.
+enum class Endgame { Local, Decay };
+template <>
+struct EnumNames<Endgame> {
+  static constexpr std::array<std::pair<Endgame, const char*>, 2> table{{{Endgame::Local, "local"}, {Endgame::Decay, "decay"}}};
+};
+
 template <>
 struct EnumNames<PriorMean> {
   static constexpr std::array<std::pair<PriorMean, const char*>, 4> table{
@@ -119,7 +136,13 @@ struct EnumNames<PriorMean> {
   X(int, local_every, 0)                                                                                       \
   X(int, local_points, 0)                                                                                      \
   X(OutputWarp, local_warp, OutputWarp::LogTop) /* the local model's target warp */                        \
-  X(double, local_beta, 1.0)               /* the local step maximises μ + √local_beta σ of the local model */
+  X(double, local_beta, 1.0)               /* the local step maximises μ + √local_beta σ of the local model */ \
+  X(LocalModel, local_model, LocalModel::Gp) /* gp, or quadratic: maximise a least-squares quadratic there */ \
+  /* End-game: when the run's budget is known (`kbo optimize`, kbo.minimize, a study's stored budget), its */  \
+  /* last endgame_fraction of the BO steps (0 ⇒ never) exploit: each is a local step (endgame local) or */     \
+  /* UCB with β scaled by the share of the end-game still to come (endgame decay; 0 at the last trial). */     \
+  X(double, endgame_fraction, 0.0)                                                                             \
+  X(Endgame, endgame, Endgame::Local)
 
 struct BOModelOptions {
   KBO_BO_MODEL_FIELDS(KBO_FIELD_MEMBER)

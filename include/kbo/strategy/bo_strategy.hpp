@@ -73,6 +73,9 @@ class BOStrategy : public Strategy {
   const StrategyConfig& config() const { return config_; }
   const BOModelOptions& model_options() const { return model_options_; }
   const UnitCubeSpace& unit_space() const { return *unit_; }
+  /// The run's total number of trials when known (set by the study before each suggestion from its stored
+  /// budget: `kbo optimize`, kbo.minimize); nullopt for open-ended ask/tell, where no end-game is played.
+  void set_budget(std::optional<int> budget) { budget_ = budget; }
 
  private:
   Vec random_point(int trial_index) const;
@@ -104,10 +107,17 @@ class BOStrategy : public Strategy {
   bool gp_standardizes() const;      // the GP standardises about the sample mean ("gls", "sample")
   Vec model_targets(const Vec& y, OutputWarp warp) const;  // y as the GP sees it (warp, fixed-mean standardisation)
   GP new_model(KernelPtr kernel) const;
-  std::unique_ptr<Acquisition> make_acquisition(const GP& gp, double incumbent, int n_observed) const;
+  std::unique_ptr<Acquisition> make_acquisition(const GP& gp, double incumbent, int n_observed, double beta_scale = 1.0) const;
+  // In the end-game of a known budget (BOModelOptions::endgame_fraction): the share of its steps still to
+  // come after this trial, in [0, 1); nothing outside it.
+  std::optional<double> endgame_remaining(int trial_index) const;
   // Local trust-region step (bo_local.cpp, BOModelOptions::local_every): the unit-cube point, or nothing
   // when the neighbourhood is degenerate (the global step is taken then).
   std::optional<Vec> local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index);
+  // Its quadratic form (LocalModel::Quadratic): the maximiser of a least-squares quadratic of y(rows) in the
+  // box [lo, hi] around centre; nothing when the fit is underdetermined or predicts no improvement.
+  std::optional<Vec> quadratic_step(const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows, const Vec& centre,
+                                    const Vec& lo, const Vec& hi) const;
   // One GP per outcome constraint (on −c_j, standardised), refitted like gp_; returns the feasible rows.
   std::vector<bool> fit_constraints(const Mat& U, int trial_index);
 
@@ -133,6 +143,7 @@ class BOStrategy : public Strategy {
   double refit_objective_ = 0.0;  // its objective (reported while θ is kept)
   HmcCarry hmc_{0.05, Vec()};   // HMC step size and inverse mass carried from one suggestion to the next
   nlohmann::json info_ = nlohmann::json::object();
+  std::optional<int> budget_;   // set_budget
 };
 
 /// Uniform random search: trial k is a uniform draw seeded by (seed, k), so it does not depend on
