@@ -82,13 +82,23 @@ class PostgresServer {
   /// Stops the server (fast shutdown: every client connection is cut), waits `down_seconds`, and starts it
   /// again on the same port and socket — a server restart as clients see it.
   void restart(double down_seconds) const {
-    const std::string data = (dir_ / "data").string();
-    if (run_as_server("'" + bin_ + "/pg_ctl' -D '" + data + "' -m fast -w stop > /dev/null 2>&1") != 0)
-      throw std::runtime_error("the test PostgreSQL server did not stop");
+    stop();
     std::system(("sleep " + std::to_string(down_seconds)).c_str());
     start();
   }
-  const std::filesystem::path& dir() const { return dir_; }
+  /// Fast shutdown: every client connection is cut; start() brings it back on the same port and socket.
+  void stop() const {
+    if (run_as_server("'" + bin_ + "/pg_ctl' -D '" + (dir_ / "data").string() + "' -m fast -w stop > /dev/null 2>&1") != 0)
+      throw std::runtime_error("the test PostgreSQL server did not stop");
+  }
+  void start() const {
+    const std::string data = (dir_ / "data").string(), log = (dir_ / "server.log").string();
+    // fsync off: the tests kill workers and stop the server cleanly, so committed rows survive without it.
+    const std::string opts = "-k " + dir_.string() + " -p " + std::to_string(port_) +
+                             " -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60";
+    if (run_as_server("'" + bin_ + "/pg_ctl' -D '" + data + "' -l '" + log + "' -w -t 60 -o '" + opts + "' start > /dev/null 2>&1") != 0)
+      throw std::runtime_error("the test PostgreSQL server did not start: " + slurp(log));
+  }  const std::filesystem::path& dir() const { return dir_; }
 
   ~PostgresServer() {
     run_as_server("'" + bin_ + "/pg_ctl' -D '" + (dir_ / "data").string() + "' -m immediate -w stop > /dev/null 2>&1");
@@ -125,14 +135,7 @@ class PostgresServer {
     start();
   }
 
-  void start() const {
-    const std::string data = (dir_ / "data").string(), log = (dir_ / "server.log").string();
-    // fsync off: the tests kill workers and stop the server cleanly, so committed rows survive without it.
-    const std::string opts = "-k " + dir_.string() + " -p " + std::to_string(port_) +
-                             " -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60";
-    if (run_as_server("'" + bin_ + "/pg_ctl' -D '" + data + "' -l '" + log + "' -w -t 60 -o '" + opts + "' start > /dev/null 2>&1") != 0)
-      throw std::runtime_error("the test PostgreSQL server did not start: " + slurp(log));
-  }
+
 
   static std::string find_bin() {
     if (const char* env = std::getenv("KBO_PG_BIN")) {

@@ -157,9 +157,13 @@ int run_optimize(int argc, char** argv) {
     }
   } catch (const Interrupted& e) {
     progress.reset();
-    const int done = finished_and_complete(study.trials()).first;
-    std::fprintf(stderr, "interrupted: %d of %d trials done; re-run the same command to resume%s\n", done, total,
-                 memory_note.c_str());
+    try {
+      const int done = finished_and_complete(study.trials()).first;
+      std::fprintf(stderr, "interrupted: %d of %d trials done; re-run the same command to resume%s\n", done, total,
+                   memory_note.c_str());
+    } catch (const std::exception&) {  // stopped during a storage outage: the count cannot be read
+      std::fprintf(stderr, "interrupted while the storage was unreachable; re-run the same command to resume\n");
+    }
     return 128 + e.signal();
   } catch (const ObjectiveFailing& e) {
     progress.reset();

@@ -80,10 +80,14 @@ int run_worker(int argc, char** argv) {
     ids = s.work(*strategy, objective, me, options);
   } catch (const Interrupted& e) {
     if (!quiet) {
-      int done = 0;
-      for (const auto& t : s.trials()) done += t.state != TrialState::Pending && counts_toward_budget(t);
-      const std::string of = s.record().budget ? " of " + std::to_string(*s.record().budget) : std::string();
-      std::fprintf(stderr, "interrupted: %d%s trials done; re-run the same command to resume\n", done, of.c_str());
+      try {
+        int done = 0;
+        for (const auto& t : s.trials()) done += t.state != TrialState::Pending && counts_toward_budget(t);
+        const std::string of = s.record().budget ? " of " + std::to_string(*s.record().budget) : std::string();
+        std::fprintf(stderr, "interrupted: %d%s trials done; re-run the same command to resume\n", done, of.c_str());
+      } catch (const std::exception&) {  // stopped during a storage outage: the count cannot be read
+        std::fprintf(stderr, "interrupted while the storage was unreachable; re-run the same command to resume\n");
+      }
     }
     return 128 + e.signal();
   } catch (const ObjectiveFailing& e) {

@@ -2,6 +2,7 @@
 #include "kbo/storage/reconnecting.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -10,6 +11,22 @@
 #include "kbo/core/error.hpp"
 
 namespace kbo {
+
+namespace {
+std::atomic<void (*)()> g_wait_check{nullptr};
+
+/// Sleeps `seconds` in slices of at most 0.1 s, calling the wait check before each (it may throw).
+void interruptible_sleep(double seconds) {
+  using Clock = std::chrono::steady_clock;
+  const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  for (auto now = Clock::now(); now < until; now = Clock::now()) {
+    if (auto check = g_wait_check.load()) check();
+    std::this_thread::sleep_for(std::min<Clock::duration>(until - now, std::chrono::milliseconds(100)));
+  }
+}
+}  // namespace
+
+void set_reconnect_wait_check(void (*check)()) { g_wait_check.store(check); }
 
 ReconnectingStorage::ReconnectingStorage(std::shared_ptr<Storage> inner, double give_up_after)
     : inner_(std::move(inner)), give_up_after_(give_up_after) {}
@@ -30,7 +47,7 @@ auto ReconnectingStorage::retry(const F& body) -> decltype(body(0)) {
             << " s; kbo waits at most " << give_up_after_ << " s): re-run the same command to resume";
         throw StorageError(msg.str());
       }
-      std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+      interruptible_sleep(wait);
       wait = std::min(2.0 * wait, 5.0);
     }
   }

@@ -1,6 +1,8 @@
 // Stop requests from signals (see include/kbo/study/interrupt.hpp).
 #include "kbo/study/interrupt.hpp"
 
+#include "kbo/storage/reconnecting.hpp"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
@@ -57,6 +59,11 @@ void install_stop_signals() {
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;  // storage calls resume; loops notice the flag (or the pipe) themselves
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+  // A stop during a database outage ends the reconnect wait at once (the trial's lease or heartbeat lets
+  // the study re-offer it) instead of after the backoff.
+  set_reconnect_wait_check([] {
+    if (const int sig = stop_requested()) throw Interrupted(sig);
+  });
 }
 
 }  // namespace kbo

@@ -3,7 +3,10 @@
 // trial lost or duplicated, instead of exiting 1.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <set>
+
+#include <sys/wait.h>
 
 #include "cli_support.hpp"
 #include "kbo/storage/storage.hpp"
@@ -48,4 +51,48 @@ TEST(StorageReconnectCli, OptimizeAndItsWorkersRideOutAPostgresRestart) {
       if (t["state"] == "complete") points.insert(t["x"][0].get<double>());
     EXPECT_EQ(points.size(), static_cast<std::size_t>(budget)) << "a trial was evaluated twice";
   }
+}
+
+TEST(StorageReconnectCli, AStopDuringAnOutageEndsTheRunWithoutWaitingForTheServer) {
+  // Ctrl-C/SIGTERM while the server is away: the reconnect backoff (up to 60 s) must not hold the run, which
+  // ends with the interrupt's status while the server is still down; a re-run after it is back completes.
+  KBO_REQUIRE_POSTGRES(server);
+  TempDir dir("pg_stop_in_outage");
+  const std::string url = server->new_database("outage");
+  const std::string objective = dir / "slow.sh";
+  std::ofstream(objective) << "#!/bin/sh\nread l\nsleep 0.3\necho 0.5\n";
+  fs::permissions(objective, fs::perms::owner_all);
+  const std::string cmd = "optimize --storage " + quote(url) + " --study o --objective " + quote(objective) +
+                          " --bounds 0:1 --init 4 --iters 36 --strategy random";
+  const std::string out = dir / "out", err = dir / "err";
+  const pid_t pid = spawn_kbo(cmd, out, err);
+  ASSERT_GT(pid, 0);
+  int complete = 0;
+  for (int polls = 0; polls < 600 && complete < 3; ++polls) {
+    usleep(50000);
+    try {
+      complete = 0;
+      for (const auto& t : kbo::open_storage(url)->trials("o")) complete += t.state == kbo::TrialState::Complete;
+    } catch (const std::exception&) {
+    }  // study not created yet
+  }
+  ASSERT_GE(complete, 3) << slurp(err);
+  server->stop();
+  usleep(1500000);  // the run is now retrying its storage call
+  kill(pid, SIGTERM);
+  int status = 0, code = -1;
+  for (int polls = 0; polls < 900 && code < 0; ++polls) {  // the server stays down for up to 45 s meanwhile
+    if (waitpid(pid, &status, WNOHANG) == pid) code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    else usleep(50000);
+  }
+  const bool ended_while_down = code >= 0;
+  server->start();
+  if (code < 0) code = wait_exit_code(pid);
+  EXPECT_TRUE(ended_while_down) << "the run waited for the server to come back: " << slurp(err);
+  EXPECT_EQ(code, 128 + SIGTERM) << slurp(err);
+  EXPECT_NE(slurp(err).find("re-run the same command to resume"), std::string::npos) << slurp(err);
+  const CmdResult again = run_kbo(cmd, dir);
+  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_NE((again.out + again.err).find("40 trials: 40 complete, 0 failed, 0 pending"), std::string::npos)
+      << again.out << again.err;
 }

@@ -170,6 +170,9 @@ def test_sigint_between_trials_stops_cleanly(tmp_path, run_cli):
     script = textwrap.dedent(f"""
         import os, signal, sys, warnings
         import kbo
+        # Python leaves SIGINT ignored when its parent ignored it (a job started with `&` by a script, as CI
+        # may be): restore the handler that turns it into KeyboardInterrupt, as in an interactive session.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         warnings.simplefilter("ignore")
         p = kbo.problem("hartmann6")
         def cb(t, done, total, best):

@@ -4,6 +4,7 @@
 // A PostgreSQL server really restarted under a run: tests/cli/storage_reconnect_cli_test.cpp.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 
 #include "kbo/core/error.hpp"
@@ -103,6 +104,28 @@ TEST(ReconnectingStorage, GivesUpWithAStorageErrorWhenTheServerStaysAway) {
     EXPECT_NE(std::string(e.what()).find("re-run the same command to resume"), std::string::npos) << e.what();
   }
   EXPECT_GE(flaky->calls, 3);  // 0.1 + 0.2 s of backoff fit in 0.5 s; the next 0.4 s would not
+  EXPECT_TRUE(flaky->trials("s").empty());
+}
+
+TEST(ReconnectingStorage, TheWaitCheckEndsTheBackoffAtOnce) {
+  // The wait check (a stop request, in the CLI) is called during the backoff and its exception ends the wait:
+  // with the server away for good, the call returns after the first slice instead of after give_up_after.
+  struct Stopped : std::runtime_error {
+    Stopped() : std::runtime_error("stopped") {}
+  };
+  static std::atomic<int> checks{0};
+  checks = 0;
+  set_reconnect_wait_check([] {
+    if (++checks >= 2) throw Stopped();
+  });
+  auto flaky = std::make_shared<FlakyStorage>();
+  ReconnectingStorage s(flaky, 3600.0);
+  s.create_study_if_absent(record());
+  flaky->fail = 1000000;
+  EXPECT_THROW(s.ask("s", kHalf, "w"), Stopped);
+  set_reconnect_wait_check(nullptr);
+  EXPECT_EQ(checks.load(), 2);
+  EXPECT_LE(flaky->calls, 3);  // 0.1 s, then 0.2 s of backoff at most, not an hour of retries
   EXPECT_TRUE(flaky->trials("s").empty());
 }
 

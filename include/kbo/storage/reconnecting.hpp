@@ -26,6 +26,11 @@ struct ConnectionLost : std::runtime_error {
 /// How long a broken server connection is retried before the run stops (seconds).
 inline constexpr double kReconnectSeconds = 60.0;
 
+/// Called at least every 0.1 s while a retry waits for the server; it may throw to abandon the wait. The study
+/// layer sets it (install_stop_signals) to throw Interrupted on Ctrl-C/SIGTERM/SIGHUP, so a stop request is
+/// honoured during an outage instead of after the backoff (up to kReconnectSeconds). nullptr: none.
+void set_reconnect_wait_check(void (*check)());
+
 class ReconnectingStorage : public Storage {
  public:
   explicit ReconnectingStorage(std::shared_ptr<Storage> inner, double give_up_after = kReconnectSeconds);
