@@ -6,6 +6,7 @@
 #include "kbo/acquisition/registry.hpp"
 #include "kbo/invariance/groups.hpp"
 #include "kbo/storage/storage.hpp"
+#include "kbo/strategy/bo_model_options.hpp"
 #include "kbo/strategy/registry.hpp"
 #include "kbo/study/options.hpp"
 
@@ -71,6 +72,15 @@ int run_options(int argc, char** argv) {
          "acquisition `ucb` only (and `beta` only with `beta_schedule constant`), `invariant_kernel` only with an "
          "`invariance` group, `set_kernel` and `set_L` only on `--space set`, and `--ard` cannot be honoured with "
          "`invariance` (invariant kernels use one lengthscale). Sections of `options` are checked the same way.\n";
+  // The bo section's keys come from the field list itself, so a new knob cannot be missing here.
+  out << "\n## Keys of `options.bo` (the default model's knobs)\n\n"
+         "Given as `--options '{\"bo\": {\"KEY\": VALUE}}'`, `[options.bo]` in a config file, or `options={\"bo\": {...}}` "
+         "in Python; an unknown key or a bad value is refused with the allowed ones. What each key does is documented "
+         "beside it in `include/kbo/strategy/bo_model_options.hpp`; the benchmarks that chose the defaults are in "
+         "docs/bench/bo.md, scale.md and bbob.md.\n\n| key | default |\n|---|---|\n";
+  const nlohmann::json bo_defaults = BOModelOptions{}.to_json();  // named: items() only views it
+  for (const auto& [key, value] : bo_defaults.items())
+    out << "| `" << key << "` | `" << value.dump() << "` |\n";
   out << "\n## Registered names\n";
   list(out, "Strategies (`strategy`)", strategies());
   list(out, "Acquisitions (`acq`)", acquisitions());

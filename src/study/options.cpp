@@ -266,7 +266,7 @@ std::vector<OptionSpec> build_table() {
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.fantasy = one_of<FantasyMode>("fantasy", v); });
   add("options", K::Json, kStrategy, "module_options",
       "module options as a JSON object of sections: {\"bo\": {...}, \"invariance\": {...}, \"agpucb\": {...}, "
-      "\"rkhs_bound\": B}; bo keys are kbo::BOModelOptions', e.g. {\"bo\": {\"prior_mean\": \"gls\", \"alt_kernel\": \"none\"}}; "
+      "\"rkhs_bound\": B}; bo keys: `kbo options` lists them with their defaults, e.g. {\"bo\": {\"prior_mean\": \"gls\", \"alt_kernel\": \"none\"}}; "
       "in a config file also as tables ([options.bo] prior_mean = \"gls\")",
       [](StudyOptions& o, const nlohmann::json& v) {
         // A table (config file [options.bo], Python dict) or the same object as JSON text.
