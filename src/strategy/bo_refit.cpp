@@ -41,33 +41,27 @@ std::vector<bool> categorical_coordinates(const Space& space) {
 }
 }  // namespace
 
-int BOStrategy::categorical_lengthscale_coordinate(const std::string& param_name) const {
+bool BOStrategy::is_categorical_lengthscale(const ParamSpec& spec) const {
+  if (spec.role != ParamRole::Lengthscale || spec.dim < 0) return false;
   const std::vector<bool> categorical = categorical_coordinates(*space_);
-  if (categorical.empty()) return -1;
-  static const std::string key = "lengthscale[";
-  const std::size_t at = param_name.rfind(key);
-  if (at == std::string::npos || param_name.back() != ']') return -1;
-  const std::string digits = param_name.substr(at + key.size(), param_name.size() - at - key.size() - 1);
-  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
-  const std::size_t i = std::stoul(digits);
-  return i < categorical.size() && categorical[i] ? static_cast<int>(i) : -1;
+  return static_cast<std::size_t>(spec.dim) < categorical.size() && categorical[static_cast<std::size_t>(spec.dim)];
 }
 
 void BOStrategy::init_categorical_lengthscales(Kernel& kernel) const {
   const BOModelOptions& mo = model_options_;
-  const std::vector<std::string> names = kernel.param_names();
+  const double mode = (mo.categorical_lengthscale_prior_shape - 1.0) / mo.categorical_lengthscale_prior_rate;
+  if (!(mode > 0.0)) return;
+  const std::vector<ParamSpec> specs = kernel.param_specs();
   Vec theta = kernel.log_params();
   bool any = false;
-  const double mode = (mo.categorical_lengthscale_prior_shape - 1.0) / mo.categorical_lengthscale_prior_rate;
-  for (std::size_t p = 0; p < names.size() && static_cast<Eigen::Index>(p) < theta.size(); ++p)
-    if (categorical_lengthscale_coordinate(names[p]) >= 0 && mode > 0.0) theta[static_cast<Eigen::Index>(p)] = std::log(mode), any = true;
+  for (std::size_t p = 0; p < specs.size() && static_cast<Eigen::Index>(p) < theta.size(); ++p)
+    if (is_categorical_lengthscale(specs[p])) theta[static_cast<Eigen::Index>(p)] = std::log(mode), any = true;
   if (any) kernel.set_log_params(theta);
 }
 
 std::vector<Prior> BOStrategy::map_priors(const GP& gp) const {
   const BOModelOptions& mo = model_options_;
   const auto specs = gp.hyperparameter_specs();
-  const auto names = gp.hyperparameter_names();
   // MAP priors as densities of θ; by default BoTorch's SingleTaskGP priors: Gamma(3, 6) on lengthscales
   // (inputs are on the unit cube), Gamma(2, 0.15) on the signal variance, Gamma(1.1, 0.05) on the noise
   // variance, per parameter role. Other roles, and parameters that declare a prior of their own, keep
@@ -81,7 +75,7 @@ std::vector<Prior> BOStrategy::map_priors(const GP& gp) const {
         if (spec.role == ParamRole::Noise) {
           priors[p] = Prior::gamma(mo.noise_prior_shape, mo.noise_prior_rate);
         } else if (spec.role == ParamRole::Lengthscale) {
-          priors[p] = categorical_lengthscale_coordinate(names[p]) >= 0
+          priors[p] = is_categorical_lengthscale(spec)
                           ? Prior::gamma(mo.categorical_lengthscale_prior_shape, mo.categorical_lengthscale_prior_rate)
                           : Prior::gamma(mo.lengthscale_prior_shape, mo.lengthscale_prior_rate);
         } else if (spec.role == ParamRole::Variance) {

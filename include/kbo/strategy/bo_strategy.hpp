@@ -96,12 +96,11 @@ class BOStrategy : public Strategy {
   std::vector<Vec> fit_starts(const GP& gp, const Vec& lower, const Vec& upper, int trial_index,
                               bool warm_only = false) const;
   void fit_bounds(const GP& gp, Vec& lower, Vec& upper) const;  // log-θ bounds (noise floor/cap applied)
-  std::vector<Prior> map_priors(const GP& gp) const;
-  /// The coordinate a kernel parameter named "...lengthscale[i]" scales, if i is a categorical (one-hot)
-  /// coordinate of the space; -1 otherwise.
-  int categorical_lengthscale_coordinate(const std::string& param_name) const;
+  std::vector<Prior> map_priors(const GP& gp) const;  // priors of the MAP fit (empty for ML-II)
+  /// A lengthscale of a categorical (one-hot) coordinate of a params space.
+  bool is_categorical_lengthscale(const ParamSpec& spec) const;
   /// Sets the lengthscales of categorical coordinates to their prior's mode (BOModelOptions).
-  void init_categorical_lengthscales(Kernel& kernel) const;             // priors of the MAP fit (empty for ML-II)
+  void init_categorical_lengthscales(Kernel& kernel) const;
   std::vector<GP> hmc_models(int trial_index);    // hmc_keep copies of gp_ at HMC draws of θ
   double gls_mean_variance() const;  // c of the kernel + c term (0 unless prior_mean is "gls")
   bool gp_standardizes() const;      // the GP standardises about the sample mean ("gls", "sample")
