@@ -54,7 +54,8 @@ void Heartbeat::loop() {
       warned = false;
     } catch (const std::exception& e) {
       // A transient database outage must not kill the evaluation; the trial may be reaped meanwhile.
-      if (!warned) std::fprintf(stderr, "kbo worker: heartbeat failed: %s\n", e.what());
+      // Plain "kbo:" prefix: the same thread beats for `kbo optimize`, `kbo worker` and Python studies.
+      if (!warned) std::fprintf(stderr, "kbo: heartbeat of trial %d failed (it keeps running): %s\n", trial, e.what());
       warned = true;
       conn.reset();
     }

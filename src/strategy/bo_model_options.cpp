@@ -76,6 +76,7 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   require(o.exploit_every >= 0, "exploit_every must be >= 0 (0 = never)");
   require(o.exploit_beta >= 0.0 && std::isfinite(o.exploit_beta), "exploit_beta must be a finite number >= 0");
   require(o.local_every >= 0, "local_every must be >= 0 (0 = never)");
+  require(o.local_above >= 0, "local_above must be >= 0 (0 = from the first BO step)");
   require(o.local_points == 0 || o.local_points >= 3, "local_points must be 0 (auto) or >= 3");
   require(o.local_beta >= 0.0 && std::isfinite(o.local_beta), "local_beta must be a finite number >= 0");
   require(o.endgame_fraction >= 0.0 && o.endgame_fraction <= 1.0, "endgame_fraction must be in [0, 1] (0 = no end-game)");

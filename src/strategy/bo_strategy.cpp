@@ -196,7 +196,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
       info_["refit"] = "none";
     } else {
       // θ is fitted on at most fit_subset of the model's rows, then the model conditions on all of them.
-      const std::vector<Eigen::Index> fit_on = warm ? std::vector<Eigen::Index>() : fit_rows(Um.rows(), trial_index);
+      const std::vector<Eigen::Index> fit_on = fit_rows(Um.rows(), trial_index);
       const Mat Uf = fit_on.empty() ? Mat() : Mat(Um(fit_on, Eigen::all));
       const Vec yf = fit_on.empty() ? Vec() : Vec(ym(fit_on));
       const Mat& UF = fit_on.empty() ? Um : Uf;
@@ -293,7 +293,9 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     const std::optional<double> endgame_share = endgame_remaining(trial_index);
     const bool endgame_local = endgame_share && model_options_.endgame == Endgame::Local;
     if (endgame_share) info_["endgame"] = {{"mode", enum_name(model_options_.endgame)}, {"remaining_share", *endgame_share}};
-    if ((endgame_local || (local_every > 0 && (trial_index - config_.n_init + 1) % local_every == 0)) && Pu.rows() == 0 &&
+    const bool local_due = local_every > 0 && n >= model_options_.local_above &&
+                           (trial_index - config_.n_init + 1) % local_every == 0;
+    if ((endgame_local || local_due) && Pu.rows() == 0 &&
         Fu.rows() == 0 && m == 0 && continuous_) {
       local_u = local_step(U, y, best, trial_index);
     }

@@ -351,6 +351,25 @@ TEST(BOStrategyOptions, LocalStepStaysInTheIncumbentsNeighbourhoodAndFindsItsMin
   EXPECT_EQ(run_kbo("optimize --problem branin --iters 4 --options '{\"bo\": {\"local_every\": -2}}'"), 2);
 }
 
+TEST(BOStrategyOptions, LocalAboveDelaysTheLocalStepsUntilTheModelHasThatManyObservations) {
+  // local_every = 1 with local_above = 16: the 15-observation model of the bowl above takes a global step,
+  // the same data plus one more observation a local step.
+  auto space = std::make_shared<BoxSpace>(Box::unit(2));
+  Mat X(16, 2);
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b) X.row(4 * a + b) << 0.2 + 0.2 * a, 0.2 + 0.2 * b;
+  Vec y(16);
+  for (int i = 0; i < 16; ++i) y[i] = -std::pow(X(i, 0) - 0.3, 2) - 2.0 * std::pow(X(i, 1) - 0.6, 2);
+  const nlohmann::json opts = {{"local_every", 1}, {"local_above", 16}};
+  BOStrategy below(with_bo(opts), space);
+  below.suggest(X.topRows(15), y.head(15), Mat(0, 2), 15);
+  EXPECT_FALSE(below.last_info().contains("local"));
+  BOStrategy at(with_bo(opts), space);
+  at.suggest(X, y, Mat(0, 2), 16);
+  EXPECT_TRUE(at.last_info().contains("local"));
+  EXPECT_THROW(BOModelOptions::from_json({{"local_above", -1}}), InputError);
+}
+
 TEST(BOStrategyOptions, QuadraticLocalStepLandsOnARotatedIllConditionedBowlsMaximum) {
   // A rotated valley (condition 1e4, axes at 30°) with its maximum at u* = (0.41, 0.57): an exact quadratic,
   // so the least-squares quadratic of any 12 of its points is the function itself and its maximiser in the

@@ -134,6 +134,9 @@ struct EnumNames<PriorMean> {
   /* best values are resolved whatever the global range; its acquisition is maximised in the box the */       \
   /* neighbours span around the incumbent. docs/bench/bbob.md measures it. */                                  \
   X(int, local_every, 0)                                                                                       \
+  /* … counted only once the model has local_above observations (0 ⇒ from the first BO step): long runs */   \
+  /* alternate global and local steps where the global model alone converges slowly (docs/bench/scale.md). */ \
+  X(int, local_above, 0)                                                                                       \
   X(int, local_points, 0)                                                                                      \
   X(OutputWarp, local_warp, OutputWarp::LogTop) /* the local model's target warp */                        \
   X(double, local_beta, 1.0)               /* the local step maximises μ + √local_beta σ of the local model */ \
