@@ -26,7 +26,9 @@ namespace kbo {
 // 4. Noise variance bounded below by 1e-6 of the target variance (random restarts draw it in [1e-6, 0.5]). BoTorch
 //    uses 1e-4 (MIN_INFERRED_NOISE_LEVEL); with it the model cannot resolve differences below ~1 % of
 //    the targets' standard deviation, and on Branin (values 0.4…300) 1 of 20 selection runs stalled on
-//    the box boundary at 1.94; 1e-6 fixed that and was no worse on Ackley-6 and Hartmann-6.
+//    the box boundary at 1.94; 1e-6 fixed that and was no worse on Ackley-6 and Hartmann-6. From 200
+//    observations on the floor is 1e-8 (late_noise_floor): long Ackley-10 runs stalled near 1e-3 with 1e-6,
+//    while 1e-8 from the start made Ackley-6's 55-evaluation runs worse (docs/bench/scale.md, session 11).
 // 5. The half-rank target warp (output_warp, after Vizier): on BBOB (docs/bench/bbob.md) values span many
 //    orders of magnitude and the bad half squeezed the good values into a sliver of the targets' range;
 //    rank-warping only the lower half fixed the ill-conditioned and steep functions (d = 5: beats TPE on
@@ -49,6 +51,8 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   require(o.constant_mean_variance >= 0.0, "constant_mean_variance must be >= 0 (0 = sample mean)");
   require(o.noise_floor > 0.0 && o.noise_floor < 1.0, "noise_floor must be in (0, 1)");
   require(o.noise_cap > o.noise_floor && o.noise_cap <= 1.0, "noise_cap must be in (noise_floor, 1]");
+  require(o.late_noise_floor > 0.0 && o.late_noise_floor < o.noise_cap, "late_noise_floor must be in (0, noise_cap)");
+  require(o.late_noise_floor_from >= 0, "late_noise_floor_from must be >= 0");
   require(o.restart_noise_max > o.noise_floor && o.restart_noise_max <= o.noise_cap,
           "restart_noise_max must be in (noise_floor, noise_cap]");
   require(o.restart_lengthscale_min > 0.0 && o.restart_lengthscale_max > o.restart_lengthscale_min,

@@ -16,11 +16,16 @@
 
 namespace kbo {
 
+double BOStrategy::noise_floor() const {
+  const BOModelOptions& mo = model_options_;
+  return observations_ >= mo.late_noise_floor_from ? mo.late_noise_floor : mo.noise_floor;
+}
+
 void BOStrategy::fit_bounds(const GP& gp, Vec& lower, Vec& upper) const {
   gp.default_bounds(lower, upper);
   if (gp.learns_noise()) {
     const Eigen::Index noise = lower.size() - 1;
-    lower[noise] = std::max(lower[noise], std::log(model_options_.noise_floor));
+    lower[noise] = std::max(lower[noise], std::log(noise_floor()));
     upper[noise] = std::min(upper[noise], std::log(model_options_.noise_cap));
   }
 }
@@ -164,7 +169,7 @@ std::vector<Vec> BOStrategy::fit_starts(const GP& gp, const Vec& lower, const Ve
       double lo, hi;
       if (specs[p].role == ParamRole::Noise) {
         if (!gp.learns_noise()) continue;
-        lo = std::log(mo.noise_floor), hi = std::log(mo.restart_noise_max);  // standardised noise variance
+        lo = std::log(noise_floor()), hi = std::log(mo.restart_noise_max);  // standardised noise variance
       } else if (specs[p].role == ParamRole::Lengthscale) {
         lo = std::log(mo.restart_lengthscale_min), hi = std::log(mo.restart_lengthscale_max);  // unit cube
       } else {

@@ -166,6 +166,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     const auto t0 = Clock::now();
     const Vec yt = model_targets(y, model_options_.output_warp);  // the GP's targets; acquisitions see the same units
     const int n = static_cast<int>(X.rows());
+    observations_ = n;
     // The rows the model conditions on: all, or above the threshold a subset of data (bo_subsets.cpp)
     // around the best (feasible) observation.
     const bool subset_model = uses_subset_model(n);

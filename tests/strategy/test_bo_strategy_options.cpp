@@ -102,6 +102,34 @@ TEST(BOModelOptions, NoiseBoundsBindTheFit) {
   EXPECT_GE(fitted_noise({{"noise_floor", 0.5}, {"restart_noise_max", 0.9}}), 0.5 * (1 - 1e-9));
 }
 
+TEST(BOModelOptions, TheLateNoiseFloorBindsOnceTheDataAreMany) {
+  // A smooth noise-free function: the MAP noise falls to whichever floor binds. With 30 observations the
+  // default floor (1e-6; the late floor starts at 200) binds; with late_noise_floor_from = 30 the late
+  // floor (1e-8) does, so the fitted noise lies below the default floor and not below the late one.
+  Rng rng = make_rng(11);
+  std::uniform_real_distribution<double> unif(0.0, 1.0);
+  Mat X(30, 2);
+  Vec y(30);
+  for (int i = 0; i < 30; ++i) {
+    X(i, 0) = unif(rng), X(i, 1) = unif(rng);
+    y[i] = std::sin(3.0 * X(i, 0)) + std::cos(2.0 * X(i, 1));
+  }
+  auto noise = [&](const nlohmann::json& bo) {
+    BOStrategy s(with_bo(bo), std::make_shared<BoxSpace>(Box::unit(2)));
+    s.suggest(X, y, Mat(0, 2), 30);
+    return s.model()->noise_variance();
+  };
+  // No target warp: the half-rank warp bends the lower half, which the fit partly calls noise.
+  const double early = noise({{"output_warp", "none"}});
+  EXPECT_GE(early, 1e-6 * (1 - 1e-9));
+  EXPECT_LT(early, 1e-5) << "the default floor binds on noise-free data";
+  const double late = noise({{"output_warp", "none"}, {"late_noise_floor_from", 30}});
+  EXPECT_GE(late, 1e-8 * (1 - 1e-9));
+  EXPECT_LT(late, 1e-6);
+  EXPECT_THROW(BOModelOptions::from_json({{"late_noise_floor", 0.0}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"late_noise_floor_from", -1}}), InputError);
+}
+
 TEST(BOModelOptions, FixedStartWithoutOtherStartsIsWhereTheFitStarts) {
   // Only the fixed start (no warm start, no random restarts) and one objective evaluation: the fit
   // cannot move, so the model's lengthscales are exactly the fixed start's.

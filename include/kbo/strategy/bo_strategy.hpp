@@ -96,6 +96,7 @@ class BOStrategy : public Strategy {
   std::vector<Vec> fit_starts(const GP& gp, const Vec& lower, const Vec& upper, int trial_index,
                               bool warm_only = false) const;
   void fit_bounds(const GP& gp, Vec& lower, Vec& upper) const;  // log-θ bounds (noise floor/cap applied)
+  double noise_floor() const;  // BOModelOptions::noise_floor, or late_noise_floor once the data are many
   std::vector<Prior> map_priors(const GP& gp) const;  // priors of the MAP fit (empty for ML-II)
   /// A lengthscale of a categorical (one-hot) coordinate of a params space.
   bool is_categorical_lengthscale(const ParamSpec& spec) const;
@@ -138,6 +139,7 @@ class BOStrategy : public Strategy {
   double rkhs_bound_ = 1.0;     // module_options.rkhs_bound (Chowdhury β)
   bool continuous_ = true;      // no discrete coordinate in the space (the local step needs none)
   int refit_n_ = 0;             // observations at the last θ refit
+  int observations_ = 0;        // observations of the suggestion being made (noise_floor() depends on it)
   bool alt_leads_ = false;      // gp_ holds the alternative kernel (it won the last refit)
   double refit_objective_ = 0.0;  // its objective (reported while θ is kept)
   HmcCarry hmc_{0.05, Vec()};   // HMC step size and inverse mass carried from one suggestion to the next
