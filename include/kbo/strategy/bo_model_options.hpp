@@ -138,6 +138,16 @@ struct EnumNames<PriorMean> {
   X(OutputWarp, local_warp, OutputWarp::LogTop) /* the local model's target warp */                        \
   X(double, local_beta, 1.0)               /* the local step maximises μ + √local_beta σ of the local model */ \
   X(LocalModel, local_model, LocalModel::Gp) /* gp, or quadratic: maximise a least-squares quadratic there */ \
+  /* A real trust region for the local steps (TuRBO, Eriksson et al. 2019; kbo/strategy/trust_region.hpp): */ \
+  /* local_radius > 0 replaces the neighbours' box by a cube of that initial half width (unit-cube units) */   \
+  /* centred at the incumbent, halved after local_fail consecutive local steps that did not improve the */    \
+  /* incumbent (0 ⇒ max(4, D), TuRBO's), doubled after local_succ consecutive ones that did, kept within */   \
+  /* [local_radius_min, local_radius_max]; replayed from the trial history at each step (no stored state). */ \
+  X(double, local_radius, 0.0)                                                                                 \
+  X(int, local_fail, 0)                                                                                        \
+  X(int, local_succ, 3)                                                                                        \
+  X(double, local_radius_min, 1e-6)                                                                            \
+  X(double, local_radius_max, 0.5)                                                                             \
   /* End-game: when the run's budget is known (`kbo optimize`, kbo.minimize, a study's stored budget), its */  \
   /* last endgame_fraction of the BO steps (0 ⇒ never) exploit: each is a local step (endgame local) or */     \
   /* UCB with β scaled by the share of the end-game still to come (endgame decay; 0 at the last trial). */     \
