@@ -86,9 +86,26 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
     // The quadratic's maximiser, unless it repeats an observation (a corner of an indefinite fit, typically):
     // then the local GP below takes the step. Without a trust region the fit's scale is the box's.
     std::optional<Vec> u = quadratic_step(U, y, rows, centre, trust ? spread : Vec((hi - centre).cwiseMax(centre - lo)), lo, hi);
-    const double repeat = trust ? std::min(1e-6, 1e-3 * tr->radius) : 1e-6;
+    double used = trust ? tr->radius : 0.0;
+    if (trust) {
+      // A maximiser next to an observation other than the incumbent (within a tenth of the radius) repeats a
+      // point where the model was already wrong — a least-squares fit barely moves for one more residual —
+      // so the region is halved at once and the step re-solved (at most 4 times), as a trust region would
+      // after the failure that point was, instead of spending the next trials on near-copies of it.
+      Mat others(U.rows() - 1, D);
+      for (Eigen::Index i = 0, k = 0; i < U.rows(); ++i)
+        if (i != best) others.row(k++) = U.row(i);
+      for (int k = 0; k < 4 && u && min_row_distance(*u, others) < 0.1 * used; ++k) {
+        used /= 2.0;
+        const Vec lo_k = (centre.array() - used).cwiseMax(0.0), hi_k = (centre.array() + used).cwiseMin(1.0);
+        u = quadratic_step(U, y, rows, centre, spread, lo_k, hi_k);
+      }
+    }
+    const double repeat = trust ? std::min(1e-6, 1e-3 * used) : 1e-6;
     if (u && min_row_distance(*u, U) < repeat) u.reset();
-    info_["local"] = describe({{"model", "quadratic"}, {"fitted", u.has_value()}});
+    nlohmann::json j = {{"model", "quadratic"}, {"fitted", u.has_value()}};
+    if (trust) j["radius_used"] = used;
+    info_["local"] = describe(j);
     if (u) return u;
   }
 
