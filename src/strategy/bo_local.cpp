@@ -21,7 +21,7 @@ namespace kbo {
 std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index) {
   const Eigen::Index n = U.rows(), D = U.cols();
   // A quadratic has p = (D + 1)(D + 2)/2 coefficients: by default twice as many neighbours fit it.
-  const bool quadratic = model_options_.local_model == LocalModel::Quadratic;
+  const bool quadratic = model_options_.local_model != LocalModel::Gp;  // quadratic, or auto (quadratic if it fits)
   const Eigen::Index p = (D + 1) * (D + 2) / 2;
   const Eigen::Index m_auto = quadratic ? std::max<Eigen::Index>(5 * (D + 1), 2 * p) : 5 * (D + 1);
   const Eigen::Index m = std::min<Eigen::Index>(n, model_options_.local_points > 0 ? model_options_.local_points : m_auto);
@@ -85,7 +85,12 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
   if (quadratic) {
     // The quadratic's maximiser, unless it repeats an observation (a corner of an indefinite fit, typically):
     // then the local GP below takes the step. Without a trust region the fit's scale is the box's.
-    std::optional<Vec> u = quadratic_step(U, y, rows, centre, trust ? spread : Vec((hi - centre).cwiseMax(centre - lo)), lo, hi);
+    double r2 = 0.0;
+    std::optional<Vec> u =
+        quadratic_step(U, y, rows, centre, trust ? spread : Vec((hi - centre).cwiseMax(centre - lo)), lo, hi, &r2);
+    // auto: a quadratic that explains less than local_min_r2 of the neighbours' variance is the wrong model
+    // there (a kink, a ridge, ruggedness): the local GP takes the step.
+    if (model_options_.local_model == LocalModel::Auto && r2 < model_options_.local_min_r2) u.reset();
     double used = trust ? tr->radius : 0.0;
     if (trust) {
       // A maximiser next to an observation other than the incumbent (within a tenth of the radius) repeats a
@@ -103,7 +108,7 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
     }
     const double repeat = trust ? std::min(1e-6, 1e-3 * used) : 1e-6;
     if (u && min_row_distance(*u, U) < repeat) u.reset();
-    nlohmann::json j = {{"model", "quadratic"}, {"fitted", u.has_value()}};
+    nlohmann::json j = {{"model", "quadratic"}, {"fitted", u.has_value()}, {"r2", r2}};
     if (trust) j["radius_used"] = used;
     info_["local"] = describe(j);
     if (u) return u;
@@ -126,7 +131,8 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
 }
 
 std::optional<Vec> BOStrategy::quadratic_step(const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows,
-                                              const Vec& centre, const Vec& scale, const Vec& lo, const Vec& hi) const {
+                                              const Vec& centre, const Vec& scale, const Vec& lo, const Vec& hi,
+                                              double* r2) const {
   const Eigen::Index D = U.cols(), m = static_cast<Eigen::Index>(rows.size());
   const Eigen::Index p = (D + 1) * (D + 2) / 2;
   if (m <= p) return std::nullopt;  // at least one residual degree of freedom
@@ -150,6 +156,10 @@ std::optional<Vec> BOStrategy::quadratic_step(const Mat& U, const Vec& y, const 
   if (qr.rank() < p) return std::nullopt;  // the neighbours do not determine a quadratic
   const Vec coef = qr.solve(t);
   if (!coef.allFinite()) return std::nullopt;
+  if (r2) {
+    const double total = (t.array() - t.mean()).square().sum();
+    *r2 = total > 0.0 ? 1.0 - (A * coef - t).squaredNorm() / total : 1.0;
+  }
   // q(s) = c + gᵀs + ½ sᵀHs, maximised in the box.
   const Vec g = coef.segment(1, D);
   Mat H(D, D);

@@ -97,3 +97,40 @@ TEST(TrustRegion, BOStrategysLocalStepStaysInsideTheReplayedRadius) {
   EXPECT_THROW(BOModelOptions::from_json({{"local_radius_min", 0.0}}), InputError);
   EXPECT_THROW(BOModelOptions::from_json({{"local_radius_max", 1.5}}), InputError);
 }
+
+TEST(TrustRegion, AutoLocalModelTakesTheQuadraticOnlyWhereItFits) {
+  // 16 grid points around (0.5, 0.5), all of them the neighbours (local_points 16). On an exact quadratic the
+  // least-squares fit's R² is 1 and the quadratic steps; on a cone (|·| kinks at the maximum) the R² computed
+  // here by our own least squares is below 0.99 and the step is the local GP's.
+  auto space = std::make_shared<BoxSpace>(Box::unit(2));
+  Mat X(16, 2);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) X.row(4 * i + j) << 0.41 + 0.06 * i, 0.41 + 0.06 * j;
+  auto r2_of = [&](const Vec& y) {
+    Mat A(16, 6);
+    for (int r = 0; r < 16; ++r) {
+      const double a = X(r, 0), b = X(r, 1);
+      A.row(r) << 1, a, b, a * a, a * b, b * b;
+    }
+    const Vec c = A.colPivHouseholderQr().solve(y);
+    return 1.0 - (A * c - y).squaredNorm() / (y.array() - y.mean()).square().sum();
+  };
+  Vec bowl(16), cone(16);
+  for (int i = 0; i < 16; ++i) {
+    bowl[i] = -std::pow(X(i, 0) - 0.52, 2) - 3.0 * std::pow(X(i, 1) - 0.47, 2);
+    cone[i] = -std::abs(X(i, 0) - 0.52) - std::abs(X(i, 1) - 0.47);
+  }
+  ASSERT_LT(r2_of(cone), 0.99);
+  for (const bool kinked : {false, true}) {
+    StrategyConfig c;
+    c.seed = 4;
+    c.module_options["bo"] = {{"local_every", 1}, {"local_model", "auto"}, {"local_points", 16}, {"local_radius", 0.05}};
+    BOStrategy s(c, space);
+    s.suggest(X, kinked ? cone : bowl, Mat(0, 2), 16);
+    const nlohmann::json local = s.last_info()["local"];
+    EXPECT_NEAR(local["r2"].get<double>(), kinked ? r2_of(cone) : 1.0, 1e-9) << kinked;
+    EXPECT_EQ(local["fitted"].get<bool>(), !kinked) << kinked;  // not fitted: the GP took the step
+  }
+  EXPECT_THROW(BOModelOptions::from_json({{"local_min_r2", 1.5}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"local_model", "cubic"}}), InputError);
+}

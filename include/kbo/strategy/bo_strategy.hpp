@@ -119,7 +119,7 @@ class BOStrategy : public Strategy {
   // box [lo, hi] around centre (coordinates scaled by `scale` for the fit); nothing when the fit is
   // underdetermined or predicts no improvement.
   std::optional<Vec> quadratic_step(const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows, const Vec& centre,
-                                    const Vec& scale, const Vec& lo, const Vec& hi) const;
+                                    const Vec& scale, const Vec& lo, const Vec& hi, double* r2 = nullptr) const;
   // One GP per outcome constraint (on −c_j, standardised), refitted like gp_; returns the feasible rows.
   std::vector<bool> fit_constraints(const Mat& U, int trial_index);
 
