@@ -10,6 +10,7 @@
 // ones, replayed from the trial history, trust_region.hpp).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -85,7 +86,7 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
   if (quadratic) {
     // The quadratic's maximiser, unless it repeats an observation (a corner of an indefinite fit, typically):
     // then the local GP below takes the step. Without a trust region the fit's scale is the box's.
-    double r2 = 0.0;
+    double r2 = std::numeric_limits<double>::quiet_NaN();  // stays NaN (JSON null) when no quadratic was fitted
     std::optional<Vec> u =
         quadratic_step(U, y, rows, centre, trust ? spread : Vec((hi - centre).cwiseMax(centre - lo)), lo, hi, &r2);
     // auto: a quadratic that explains less than local_min_r2 of the neighbours' variance is the wrong model
