@@ -43,6 +43,8 @@ Run run_one(const Problem& p, const StrategyConfig& c, int iters, bool trace) {
   auto space = std::make_shared<BoxSpace>(p.bounds);
   auto s = make_strategy(c, space);
   const int D = space->dim(), total = c.n_init + iters;
+  // The budget is known, as in `kbo optimize`: the end-game options (options.bo endgame_fraction) apply.
+  if (auto* bo = dynamic_cast<BOStrategy*>(s.get())) bo->set_budget(total);
   Mat X(0, D);
   Vec y(0);
   Run r;

@@ -124,6 +124,13 @@ def report(out, dims, functions, instances, methods):
             best = min(means, key=means.get)
             md.append(f"| {f} | {group_of(f)} | " + " | ".join(f"{means[m]:.3g}" for m in methods) + f" | {best} |")
         md.append("")
+        # The d = 2 acceptance figure: functions whose 1e-2 target is reached on a majority of the instances.
+        majority = {m: [f for f in fs if 2 * per_function[f]["instances_reaching_1e-2"][m] > len(per_function[f]["instances"])]
+                    for m in methods}
+        md += ["Functions where the 1e-2 target is reached on a majority of the instances:", "",
+               "| method | count | functions |", "|---|---|---|"]
+        md += [f"| {m} | {len(majority[m])} | " + " ".join(f"f{f}" for f in majority[m]) + " |" for m in methods]
+        md.append("")
         # Head-to-head counts on the mean final value.
         wins = {}
         for m in methods:
@@ -149,7 +156,7 @@ def report(out, dims, functions, instances, methods):
         md.append("")
         asks = {m: statistics.median(s for f, i in have for s in runs[(d, f, i, m)]["ask_seconds"][5:]) for m in methods}
         md += ["Median time per step (s): " + ", ".join(f"{m} {asks[m]:.4f}" for m in methods), ""]
-        summary["dims"][str(d)] = {"functions": per_function, "wins": wins, "ecdf": ecdf,
+        summary["dims"][str(d)] = {"functions": per_function, "wins": wins, "ecdf": ecdf, "majority_1e-2": majority,
                                    "median_step_seconds": asks, "pairs": len(have)}
         try:
             import matplotlib

@@ -5,20 +5,24 @@
 // range, below the model's noise; and UCB keeps exploring the box. A GP fitted only to the observations
 // around the incumbent, scaled on them alone, sees the local bowl at its own scale; its acquisition,
 // maximised in the box those neighbours span, takes the precise steps the global model cannot
-// (the trust region of TuRBO, Eriksson et al. 2019, with the neighbours' extent as its size).
+// (the trust region of TuRBO, Eriksson et al. 2019, with the neighbours' extent as its size; or, with
+// local_radius > 0, TuRBO's own rule: a radius that halves on failed local steps and doubles on successful
+// ones, replayed from the trial history, trust_region.hpp).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <vector>
 
 #include "kbo/strategy/bo_strategy.hpp"
+#include "kbo/strategy/trust_region.hpp"
 
 namespace kbo {
 
 std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index) {
   const Eigen::Index n = U.rows(), D = U.cols();
   // A quadratic has p = (D + 1)(D + 2)/2 coefficients: by default twice as many neighbours fit it.
-  const bool quadratic = model_options_.local_model == LocalModel::Quadratic;
+  const bool quadratic = model_options_.local_model != LocalModel::Gp;  // quadratic, or auto (quadratic if it fits)
   const Eigen::Index p = (D + 1) * (D + 2) / 2;
   const Eigen::Index m_auto = quadratic ? std::max<Eigen::Index>(5 * (D + 1), 2 * p) : 5 * (D + 1);
   const Eigen::Index m = std::min<Eigen::Index>(n, model_options_.local_points > 0 ? model_options_.local_points : m_auto);
@@ -43,22 +47,71 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
   std::stable_sort(rows.begin(), rows.end(), [&](Eigen::Index a, Eigen::Index b) { return dist[a] < dist[b]; });
   rows.resize(static_cast<std::size_t>(m));
 
-  // The trust region: the box the neighbours span around the incumbent (symmetric, inside the cube).
-  Vec half = Vec::Zero(D);
-  for (Eigen::Index r : rows) half = half.cwiseMax((U.row(r).transpose() - centre).cwiseAbs());
-  if (!(half.maxCoeff() > 0.0)) return std::nullopt;
+  // The box the neighbours span around the incumbent (symmetric): the scale of the local fit, and without
+  // a trust region (local_radius 0) the region the step is maximised in.
+  Vec spread = Vec::Zero(D);
+  for (Eigen::Index r : rows) spread = spread.cwiseMax((U.row(r).transpose() - centre).cwiseAbs());
+  if (!(spread.maxCoeff() > 0.0)) return std::nullopt;
   for (Eigen::Index j = 0; j < D; ++j)
-    if (!(half[j] > 0.0)) half[j] = half.maxCoeff();  // a coordinate all neighbours share: no information
+    if (!(spread[j] > 0.0)) spread[j] = spread.maxCoeff();  // a coordinate all neighbours share: no information
+  // With a trust region (local_radius > 0): a cube of the radius replayed from the trial history, which
+  // shrinks on failed local steps and grows on successful ones (trust_region.hpp), not only as points
+  // accumulate.
+  const bool trust = model_options_.local_radius > 0.0;
+  Vec half = spread;
+  std::optional<TrustRegion> tr;
+  if (trust) {
+    TrustRegionRule rule;
+    rule.initial = model_options_.local_radius;
+    rule.min = model_options_.local_radius_min;
+    rule.max = model_options_.local_radius_max;
+    rule.fail = model_options_.local_fail > 0 ? model_options_.local_fail : std::max<int>(4, static_cast<int>(D));
+    rule.succ = model_options_.local_succ;
+    // Row i is trial i: local steps are taken only when no trial is pending or failed, so the completed
+    // rows are all the trials (but for trials that neither completed nor count towards the budget).
+    tr = replay_trust_region(y, [this](int t) { return is_local_trial(t); }, rule);
+    half.setConstant(tr->radius);
+  }
   const Vec lo = (centre - half).cwiseMax(0.0), hi = (centre + half).cwiseMin(1.0);
   if (!((hi - lo).array() > 0.0).all()) return std::nullopt;
+  auto describe = [&](nlohmann::json j) {
+    j["points"] = m;
+    j["half_width"] = std::vector<double>(half.data(), half.data() + D);
+    if (tr)
+      j["trust_region"] = {{"radius", tr->radius},       {"local_steps", tr->local_steps}, {"successes", tr->successes},
+                           {"failures", tr->failures},   {"halvings", tr->halvings},       {"doublings", tr->doublings}};
+    return j;
+  };
 
   if (quadratic) {
     // The quadratic's maximiser, unless it repeats an observation (a corner of an indefinite fit, typically):
-    // then the local GP below takes the step.
-    std::optional<Vec> u = quadratic_step(U, y, rows, centre, lo, hi);
-    if (u && min_row_distance(*u, U) < 1e-6) u.reset();
-    info_["local"] = {{"points", m}, {"half_width", std::vector<double>(half.data(), half.data() + D)}, {"model", "quadratic"},
-                      {"fitted", u.has_value()}};
+    // then the local GP below takes the step. Without a trust region the fit's scale is the box's.
+    double r2 = std::numeric_limits<double>::quiet_NaN();  // stays NaN (JSON null) when no quadratic was fitted
+    std::optional<Vec> u =
+        quadratic_step(U, y, rows, centre, trust ? spread : Vec((hi - centre).cwiseMax(centre - lo)), lo, hi, &r2);
+    // auto: a quadratic that explains less than local_min_r2 of the neighbours' variance is the wrong model
+    // there (a kink, a ridge, ruggedness): the local GP takes the step.
+    if (model_options_.local_model == LocalModel::Auto && r2 < model_options_.local_min_r2) u.reset();
+    double used = trust ? tr->radius : 0.0;
+    if (trust) {
+      // A maximiser next to an observation other than the incumbent (within a tenth of the radius) repeats a
+      // point where the model was already wrong — a least-squares fit barely moves for one more residual —
+      // so the region is halved at once and the step re-solved (at most 4 times), as a trust region would
+      // after the failure that point was, instead of spending the next trials on near-copies of it.
+      Mat others(U.rows() - 1, D);
+      for (Eigen::Index i = 0, k = 0; i < U.rows(); ++i)
+        if (i != best) others.row(k++) = U.row(i);
+      for (int k = 0; k < 4 && u && min_row_distance(*u, others) < 0.1 * used; ++k) {
+        used /= 2.0;
+        const Vec lo_k = (centre.array() - used).cwiseMax(0.0), hi_k = (centre.array() + used).cwiseMin(1.0);
+        u = quadratic_step(U, y, rows, centre, spread, lo_k, hi_k);
+      }
+    }
+    const double repeat = trust ? std::min(1e-6, 1e-3 * used) : 1e-6;
+    if (u && min_row_distance(*u, U) < repeat) u.reset();
+    nlohmann::json j = {{"model", "quadratic"}, {"fitted", u.has_value()}, {"r2", r2}};
+    if (trust) j["radius_used"] = used;
+    info_["local"] = describe(j);
     if (u) return u;
   }
 
@@ -73,18 +126,19 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
   opt.seed = trial_seed(config_.seed ^ 0x10CA1ULL, trial_index);
   const BoxSpace region(Box(lo, hi));
   const OptResult res = maximize_acquisition(*acq, region, opt, centre.transpose());
-  if (!quadratic) info_["local"] = {{"points", m}, {"half_width", std::vector<double>(half.data(), half.data() + D)}};
+  if (!quadratic) info_["local"] = describe(nlohmann::json::object());
   if (!res.x.allFinite()) return std::nullopt;
   return res.x;
 }
 
 std::optional<Vec> BOStrategy::quadratic_step(const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows,
-                                              const Vec& centre, const Vec& lo, const Vec& hi) const {
+                                              const Vec& centre, const Vec& scale, const Vec& lo, const Vec& hi,
+                                              double* r2) const {
   const Eigen::Index D = U.cols(), m = static_cast<Eigen::Index>(rows.size());
   const Eigen::Index p = (D + 1) * (D + 2) / 2;
   if (m <= p) return std::nullopt;  // at least one residual degree of freedom
-  // Coordinates s = (u − centre) / h, h the box's half widths, so every coefficient is of order one.
-  const Vec h = (hi - centre).cwiseMax(centre - lo);
+  // Coordinates s = (u − centre) / h, h the neighbours' extent, so every coefficient is of order one.
+  const Vec& h = scale;
   // Values relative to the incumbent's, scaled by their spread: the fit is affine-invariant in y anyway.
   const Vec yr = y(rows);
   const double y0 = y.maxCoeff(), spread = std::max((yr.array() - y0).abs().maxCoeff(), 1e-300);
@@ -103,6 +157,10 @@ std::optional<Vec> BOStrategy::quadratic_step(const Mat& U, const Vec& y, const 
   if (qr.rank() < p) return std::nullopt;  // the neighbours do not determine a quadratic
   const Vec coef = qr.solve(t);
   if (!coef.allFinite()) return std::nullopt;
+  if (r2) {
+    const double total = (t.array() - t.mean()).square().sum();
+    *r2 = total > 0.0 ? 1.0 - (A * coef - t).squaredNorm() / total : 1.0;
+  }
   // q(s) = c + gᵀs + ½ sᵀHs, maximised in the box.
   const Vec g = coef.segment(1, D);
   Mat H(D, D);

@@ -83,6 +83,12 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   require(o.local_above >= 0, "local_above must be >= 0 (0 = from the first BO step)");
   require(o.local_points == 0 || o.local_points >= 3, "local_points must be 0 (auto) or >= 3");
   require(o.local_beta >= 0.0 && std::isfinite(o.local_beta), "local_beta must be a finite number >= 0");
+  require(o.local_radius >= 0.0 && std::isfinite(o.local_radius), "local_radius must be a finite number >= 0 (0 = the neighbours' box)");
+  require(o.local_radius_min > 0.0 && o.local_radius_min <= o.local_radius_max && o.local_radius_max <= 1.0,
+          "local_radius_min/max must satisfy 0 < min <= max <= 1");
+  require(o.local_fail >= 0, "local_fail must be >= 0 (0 = max(4, dimension))");
+  require(o.local_succ >= 1, "local_succ must be >= 1");
+  require(o.local_min_r2 >= 0.0 && o.local_min_r2 <= 1.0, "local_min_r2 must be in [0, 1]");
   require(o.endgame_fraction >= 0.0 && o.endgame_fraction <= 1.0, "endgame_fraction must be in [0, 1] (0 = no end-game)");
   require(o.refit_every >= 0, "refit_every must be >= 0 (0 = every ceil(sqrt(n)) new observations)");
   return o;

@@ -109,6 +109,14 @@ std::optional<double> BOStrategy::endgame_remaining(int trial_index) const {
   return static_cast<double>(remaining) / steps;
 }
 
+bool BOStrategy::is_local_trial(int t) const {
+  if (t < config_.n_init) return false;
+  const std::optional<double> endgame = endgame_remaining(t);
+  if (endgame && model_options_.endgame == Endgame::Local) return true;
+  const int every = model_options_.local_every;
+  return every > 0 && t >= model_options_.local_above && (t - config_.n_init + 1) % every == 0;
+}
+
 std::string BOStrategy::name() const { return "gpucb"; }
 nlohmann::json BOStrategy::last_info() const { return info_; }
 const GP* BOStrategy::model() const { return gp_ ? &*gp_ : nullptr; }
@@ -289,15 +297,10 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     // Local trust-region step (bo_local.cpp): on plain continuous data only (no pending, failed points or
     // constraints, no discrete coordinates); a degenerate neighbourhood falls back to the global step.
     std::optional<Vec> local_u;
-    const int local_every = model_options_.local_every;
     // The end-game (BOModelOptions::endgame_fraction): the last BO steps of a known budget.
     const std::optional<double> endgame_share = endgame_remaining(trial_index);
-    const bool endgame_local = endgame_share && model_options_.endgame == Endgame::Local;
     if (endgame_share) info_["endgame"] = {{"mode", enum_name(model_options_.endgame)}, {"remaining_share", *endgame_share}};
-    const bool local_due = local_every > 0 && n >= model_options_.local_above &&
-                           (trial_index - config_.n_init + 1) % local_every == 0;
-    if ((endgame_local || local_due) && Pu.rows() == 0 &&
-        Fu.rows() == 0 && m == 0 && continuous_) {
+    if (is_local_trial(trial_index) && Pu.rows() == 0 && Fu.rows() == 0 && m == 0 && continuous_) {
       local_u = local_step(U, y, best, trial_index);
     }
     std::unique_ptr<Acquisition> acq;

@@ -245,7 +245,7 @@ Trial Study::suggest_and_reserve(Strategy& strategy, const std::string& worker,
 
 void Study::record_trial_info(const Strategy& strategy, Trial& t) {
   // A compact subset of the strategy's last_info(): which kernel modelled (when the model chooses one),
-  // A-GP-UCB's schedule, and the subset-of-data model when it was used.
+  // A-GP-UCB's schedule, the subset-of-data model when it was used, and a local step's trust region.
   const nlohmann::json info = strategy.last_info();
   nlohmann::json kept = nlohmann::json::object();
   if (info.contains("kernel_choice")) kept["kernel"] = info["kernel_choice"];
@@ -261,6 +261,16 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
   }
   // Above BOModelOptions::subset_above (or forced): the subset-of-data model and how many rows it used.
   if (info.contains("model") && info["model"].is_object()) kept["model"] = info["model"];
+  // A local step (options.bo local_every / endgame): its model and, with local_radius, the trust region's
+  // radius and counters (replayed from the history, so a resumed study can be checked against them).
+  if (info.contains("local") && info["local"].is_object()) {
+    // A quadratic that could not be fitted left the step to the local GP.
+    const bool quadratic = info["local"].value("model", "gp") == "quadratic" && info["local"].value("fitted", false);
+    nlohmann::json l = {{"model", quadratic ? "quadratic" : "gp"}};
+    if (info["local"].contains("trust_region")) l["trust_region"] = info["local"]["trust_region"];
+    if (info["local"].contains("radius_used")) l["radius_used"] = info["local"]["radius_used"];
+    kept["local"] = l;
+  }
   if (kept.empty()) return;
   storage_->set_info(record_.name, t.id, kept);
   t.info = std::move(kept);

@@ -379,9 +379,9 @@ TEST(BOStrategyOptions, LocalStepStaysInTheIncumbentsNeighbourhoodAndFindsItsMin
   EXPECT_EQ(run_kbo("optimize --problem branin --iters 4 --options '{\"bo\": {\"local_every\": -2}}'"), 2);
 }
 
-TEST(BOStrategyOptions, LocalAboveDelaysTheLocalStepsUntilTheModelHasThatManyObservations) {
-  // local_every = 1 with local_above = 16: the 15-observation model of the bowl above takes a global step,
-  // the same data plus one more observation a local step.
+TEST(BOStrategyOptions, LocalAboveDelaysTheLocalStepsUntilThatTrial) {
+  // local_every = 1 with local_above = 16: trial 15 (15 observations of a bowl) takes a global step,
+  // trial 16 (one more observation) a local step.
   auto space = std::make_shared<BoxSpace>(Box::unit(2));
   Mat X(16, 2);
   for (int a = 0; a < 4; ++a)

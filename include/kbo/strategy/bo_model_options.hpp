@@ -40,11 +40,12 @@ struct EnumNames<ModelKind> {
 /// What a local step (BOModelOptions::local_every, endgame) fits to the incumbent's neighbours: a GP with
 /// its own target scaling, or a full quadratic by least squares on the raw values, whose Hessian follows a
 /// rotated ill-conditioned valley that an axis-aligned stationary GP resolves only with many points.
-enum class LocalModel { Gp, Quadratic };
+/// auto: the quadratic where it explains at least local_min_r2 of the neighbours' variance, the GP elsewhere.
+enum class LocalModel { Gp, Quadratic, Auto };
 template <>
 struct EnumNames<LocalModel> {
-  static constexpr std::array<std::pair<LocalModel, const char*>, 2> table{
-      {{LocalModel::Gp, "gp"}, {LocalModel::Quadratic, "quadratic"}}};
+  static constexpr std::array<std::pair<LocalModel, const char*>, 3> table{
+      {{LocalModel::Gp, "gp"}, {LocalModel::Quadratic, "quadratic"}, {LocalModel::Auto, "auto"}}};
 };
 /// The steps of the end-game (BOModelOptions::endgame_fraction): local steps, or UCB whose β decays
 /// linearly to 0 at the last trial.
@@ -140,13 +141,24 @@ struct EnumNames<PriorMean> {
   /* best values are resolved whatever the global range; its acquisition is maximised in the box the */       \
   /* neighbours span around the incumbent. docs/bench/bbob.md measures it. */                                  \
   X(int, local_every, 0)                                                                                       \
-  /* … counted only once the model has local_above observations (0 ⇒ from the first BO step): long runs */   \
-  /* alternate global and local steps where the global model alone converges slowly (docs/bench/scale.md). */ \
+  /* … counted only from trial local_above on (0 ⇒ from the first BO step): long runs alternate */         \
+  /* global and local steps where the global model alone converges slowly (docs/bench/scale.md). */    \
   X(int, local_above, 0)                                                                                       \
   X(int, local_points, 0)                                                                                      \
   X(OutputWarp, local_warp, OutputWarp::LogTop) /* the local model's target warp */                        \
   X(double, local_beta, 1.0)               /* the local step maximises μ + √local_beta σ of the local model */ \
-  X(LocalModel, local_model, LocalModel::Gp) /* gp, or quadratic: maximise a least-squares quadratic there */ \
+  X(LocalModel, local_model, LocalModel::Gp) /* gp, quadratic (least squares), or auto */ \
+  X(double, local_min_r2, 0.99) /* auto: the quadratic steps where its fit's R² is at least this, else the GP */ \
+  /* A real trust region for the local steps (TuRBO, Eriksson et al. 2019; kbo/strategy/trust_region.hpp): */ \
+  /* local_radius > 0 replaces the neighbours' box by a cube of that initial half width (unit-cube units) */   \
+  /* centred at the incumbent, halved after local_fail consecutive local steps that did not improve the */    \
+  /* incumbent (0 ⇒ max(4, D), TuRBO's), doubled after local_succ consecutive ones that did, kept within */   \
+  /* [local_radius_min, local_radius_max]; replayed from the trial history at each step (no stored state). */ \
+  X(double, local_radius, 0.0)                                                                                 \
+  X(int, local_fail, 0)                                                                                        \
+  X(int, local_succ, 3)                                                                                        \
+  X(double, local_radius_min, 1e-6)                                                                            \
+  X(double, local_radius_max, 0.5)                                                                             \
   /* End-game: when the run's budget is known (`kbo optimize`, kbo.minimize, a study's stored budget), its */  \
   /* last endgame_fraction of the BO steps (0 ⇒ never) exploit: each is a local step (endgame local) or */     \
   /* UCB with β scaled by the share of the end-game still to come (endgame decay; 0 at the last trial). */     \

@@ -114,10 +114,13 @@ class BOStrategy : public Strategy {
   // Local trust-region step (bo_local.cpp, BOModelOptions::local_every): the unit-cube point, or nothing
   // when the neighbourhood is degenerate (the global step is taken then).
   std::optional<Vec> local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index);
+  // Trial t is (was) a local step: the end-game's local steps and every local_every-th BO step.
+  bool is_local_trial(int t) const;
   // Its quadratic form (LocalModel::Quadratic): the maximiser of a least-squares quadratic of y(rows) in the
-  // box [lo, hi] around centre; nothing when the fit is underdetermined or predicts no improvement.
+  // box [lo, hi] around centre (coordinates scaled by `scale` for the fit); nothing when the fit is
+  // underdetermined or predicts no improvement.
   std::optional<Vec> quadratic_step(const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows, const Vec& centre,
-                                    const Vec& lo, const Vec& hi) const;
+                                    const Vec& scale, const Vec& lo, const Vec& hi, double* r2 = nullptr) const;
   // One GP per outcome constraint (on −c_j, standardised), refitted like gp_; returns the feasible rows.
   std::vector<bool> fit_constraints(const Mat& U, int trial_index);
 

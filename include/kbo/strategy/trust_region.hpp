@@ -1,0 +1,37 @@
+#pragma once
+// The trust region of BOStrategy's local steps (BOModelOptions::local_radius), as TuRBO keeps it (Eriksson
+// et al. 2019, "Scalable global optimization via local Bayesian optimization"): a radius that halves after
+// `fail` consecutive local steps that did not improve the incumbent and doubles after `succ` consecutive
+// ones that did. It is not stored anywhere: it is replayed from the trial history at every suggestion, so a
+// resumed study, another worker or a fresh `kbo ask` process sees the same radius as the process that
+// took the steps.
+#include <functional>
+
+#include "kbo/core/linalg.hpp"
+
+namespace kbo {
+
+struct TrustRegionRule {
+  double initial = 0.1;  // half width of the region (unit-cube units) before the first local step
+  double min = 1e-6;     // bounds of the half width
+  double max = 0.5;
+  int fail = 4;          // consecutive failed local steps that halve it
+  int succ = 3;          // consecutive successful local steps that double it
+};
+
+struct TrustRegion {
+  double radius = 0.0;   // half width now
+  int local_steps = 0;   // local steps replayed
+  int successes = 0;     // current run of successful / failed local steps (reset when the radius changes)
+  int failures = 0;
+  int halvings = 0;      // how often the radius was halved / doubled
+  int doublings = 0;
+};
+
+/// Replays the local steps of a history. y: the values (to maximise) of the trials in the order they were
+/// made; is_local(i): trial i was a local step. A local step succeeds when its value is strictly above
+/// every value before it (translation- and scale-invariant, unlike TuRBO's 1e-3·|best| margin, which
+/// depends on the objective's offset). Other trials move the incumbent but leave the counters alone.
+TrustRegion replay_trust_region(const Vec& y, const std::function<bool(int)>& is_local, const TrustRegionRule& rule);
+
+}  // namespace kbo

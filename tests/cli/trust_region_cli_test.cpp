@@ -1,0 +1,66 @@
+// The local steps' trust region as a user meets it: `kbo optimize --options '{"bo": {"local_radius": ...}}'`
+// records each local step's radius in the trial's info; with local_fail = local_succ = 1 the radius must be
+// the initial one doubled for every local trial that improved on all before it and halved for every other
+// (clamped to [local_radius_min, local_radius_max]), and each step lies within it of the incumbent — also
+// after the study was resumed by a second process, since the radius is replayed from the stored trials.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "cli_support.hpp"
+
+using namespace kbo::test;
+using nlohmann::json;
+
+namespace {
+
+/// Checks every trial of `out` (kbo optimize --json on bbob:8:1, box [−5, 5]²); returns the local trials.
+int check_trials(const json& out, double initial) {
+  double radius = initial, best = std::numeric_limits<double>::infinity();
+  std::vector<double> best_x;
+  int local = 0;
+  for (const auto& t : out["trials"]) {
+    const int id = t["id"].get<int>();
+    const std::vector<double> x = t["x"];
+    const double v = t["value"].get<double>();
+    if (id >= 5) {  // local_every 1: every BO trial is a local step
+      EXPECT_TRUE(t.contains("info") && t["info"].contains("local")) << id;
+      if (!t.contains("info") || !t["info"].contains("local")) continue;
+      const json& l = t["info"]["local"];
+      ++local;
+      EXPECT_NEAR(l["trust_region"]["radius"].get<double>(), radius, 1e-15 * radius) << id;
+      const double used = l.value("radius_used", radius);
+      EXPECT_LE(used, radius * (1 + 1e-12)) << id;
+      for (std::size_t j = 0; j < x.size(); ++j)  // unit cube: (x − x_best) / 10
+        EXPECT_LE(std::abs(x[j] - best_x[j]) / 10.0, used + 1e-9) << id << " coordinate " << j;
+      radius = std::clamp(v < best ? 2.0 * radius : radius / 2.0, 1e-6, 0.5);
+    }
+    if (v < best) best = v, best_x = x;
+  }
+  return local;
+}
+
+}  // namespace
+
+TEST(TrustRegionCli, RadiusFollowsSuccessesAndFailuresAndSurvivesAResume) {
+  TempDir dir("trust_region_cli");
+  const std::string options =
+      quote(R"({"bo": {"local_every": 1, "local_model": "quadratic", "local_radius": 0.2, "local_fail": 1, "local_succ": 1}})");
+  const std::string common = "optimize --problem bbob:8:1 --dim 2 --init 5 --seed 3 --json --options " + options;
+  const CmdResult once = run_kbo(common + " --iters 16 --storage memory", dir);
+  ASSERT_EQ(once.code, 0) << once.err;
+  EXPECT_EQ(check_trials(once.json(), 0.2), 16);
+  // Interrupted after 6 BO trials and resumed by a second process on the same storage.
+  const std::string db = "sqlite:" + (dir.path / "s.db").string();
+  ASSERT_EQ(run_kbo(common + " --iters 6 --storage " + db, dir).code, 0);
+  const CmdResult resumed = run_kbo(common + " --iters 16 --storage " + db, dir);
+  ASSERT_EQ(resumed.code, 0) << resumed.err;
+  EXPECT_EQ(check_trials(resumed.json(), 0.2), 16);
+  // Bad values are one-line errors naming the key, exit 2.
+  const CmdResult bad = run_kbo("optimize --problem branin --iters 2 --options " + quote(R"({"bo": {"local_radius": -1}})"), dir);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err_lines(), 1);
+  EXPECT_NE(bad.err.find("local_radius"), std::string::npos);
+}

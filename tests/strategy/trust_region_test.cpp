@@ -1,0 +1,136 @@
+// The local steps' trust region (options.bo local_radius, kbo/strategy/trust_region.hpp): the radius
+// replayed from a history halves after `fail` failed local steps and doubles after `succ` successful ones,
+// and BOStrategy's local step stays inside the replayed radius around the incumbent.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "kbo/core/error.hpp"
+#include "kbo/strategy/bo_strategy.hpp"
+#include "kbo/strategy/trust_region.hpp"
+
+using namespace kbo;
+
+namespace {
+
+Vec vec(const std::vector<double>& v) { return Eigen::Map<const Vec>(v.data(), static_cast<Eigen::Index>(v.size())); }
+
+// Radius after replaying the first n values, trials 0…2 not local (the initial design).
+double radius_after(const std::vector<double>& y, std::size_t n, const TrustRegionRule& rule) {
+  const std::vector<double> head(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(n));
+  return replay_trust_region(vec(head), [](int t) { return t >= 3; }, rule).radius;
+}
+
+}  // namespace
+
+TEST(TrustRegion, HalvesAfterTheConfiguredFailuresAndDoublesAfterTheConfiguredSuccesses) {
+  TrustRegionRule rule;
+  rule.initial = 0.2;
+  rule.fail = 2;
+  rule.succ = 3;
+  // Design 1, 5, 2 (incumbent 5); local steps: 4, 3 (two failures), 0, 1 (two more), 6, 7, 8 (three
+  // improvements), 7.5 (a failure).
+  const std::vector<double> y{1, 5, 2, 4, 3, 0, 1, 6, 7, 8, 7.5};
+  const std::vector<double> expected{0.2, 0.2, 0.2, 0.2, 0.1, 0.1, 0.05, 0.05, 0.05, 0.1, 0.1};
+  for (std::size_t n = 1; n <= y.size(); ++n) EXPECT_DOUBLE_EQ(radius_after(y, n, rule), expected[n - 1]) << n;
+  const TrustRegion tr = replay_trust_region(vec(y), [](int t) { return t >= 3; }, rule);
+  EXPECT_EQ(tr.local_steps, 8);
+  EXPECT_EQ(tr.halvings, 2);
+  EXPECT_EQ(tr.doublings, 1);
+  EXPECT_EQ(tr.failures, 1);
+  EXPECT_EQ(tr.successes, 0);
+}
+
+TEST(TrustRegion, OnlyLocalStepsCountButEveryTrialMovesTheIncumbent) {
+  TrustRegionRule rule;
+  rule.initial = 0.4;
+  rule.fail = 1;
+  rule.succ = 1;
+  // Odd trials are local. Trial 2 (global) improves to 9, so the local trial 3 (value 8) fails although it
+  // beats everything before trial 2; trial 4 (global, a failure) leaves the radius alone.
+  const std::vector<double> y{1, 2, 9, 8, 0, 10};
+  const TrustRegion tr = replay_trust_region(vec(y), [](int t) { return t % 2 == 1; }, rule);
+  // Local trials 1 (2 > 1: success, 0.4 → 0.5 = max), 3 (failure → 0.25), 5 (10 > 9: success → 0.5).
+  EXPECT_EQ(tr.local_steps, 3);
+  EXPECT_EQ(tr.doublings, 2);
+  EXPECT_EQ(tr.halvings, 1);
+  EXPECT_DOUBLE_EQ(tr.radius, 0.5);
+  // Bounds: ten failures from 0.4 with min 0.01 stop at 0.01.
+  rule.min = 0.01;
+  const TrustRegion low = replay_trust_region(Vec::Zero(11), [](int t) { return t >= 1; }, rule);
+  EXPECT_EQ(low.halvings, 10);
+  EXPECT_DOUBLE_EQ(low.radius, 0.01);
+}
+
+TEST(TrustRegion, BOStrategysLocalStepStaysInsideTheReplayedRadius) {
+  // 5 design points around a bowl's maximum at (0.52, 0.47), then 6 local trials (local_every 1 from trial
+  // 5) all worse than the incumbent: with local_fail 2 the radius 0.1 was halved 3 times, to 0.0125.
+  auto space = std::make_shared<BoxSpace>(Box::unit(2));
+  Mat X(11, 2);
+  X << 0.5, 0.5, 0.1, 0.2, 0.9, 0.8, 0.2, 0.9, 0.8, 0.1,  // design; incumbent (0.5, 0.5)
+      0.6, 0.6, 0.4, 0.45, 0.55, 0.35, 0.45, 0.6, 0.62, 0.4, 0.38, 0.55;  // failed local steps
+  Vec y(11);
+  for (int i = 0; i < 11; ++i) y[i] = -std::pow(X(i, 0) - 0.52, 2) - std::pow(X(i, 1) - 0.47, 2);
+  Eigen::Index best;
+  y.maxCoeff(&best);
+  ASSERT_EQ(best, 0);
+  Vec top(2);
+  top << 0.52, 0.47;
+  for (const char* model : {"quadratic", "gp"}) {
+    StrategyConfig c;
+    c.seed = 4;
+    c.module_options["bo"] = {{"local_every", 1}, {"local_model", model}, {"local_radius", 0.1}, {"local_fail", 2}};
+    BOStrategy s(c, space);
+    const Vec u = s.suggest(X, y, Mat(0, 2), 11);
+    const nlohmann::json info = s.last_info();
+    ASSERT_TRUE(info.contains("local")) << model;
+    EXPECT_DOUBLE_EQ(info["local"]["trust_region"]["radius"].get<double>(), 0.0125) << model;
+    EXPECT_EQ(info["local"]["trust_region"]["halvings"], 3) << model;
+    EXPECT_LE((u - X.row(0).transpose()).cwiseAbs().maxCoeff(), 0.0125 + 1e-12) << model;
+    // The bowl's maximum is 0.028 away: a step towards it, not away.
+    EXPECT_LT((u - top).norm(), (X.row(0).transpose() - top).norm()) << model;
+  }
+  EXPECT_THROW(BOModelOptions::from_json({{"local_radius", -0.1}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"local_fail", -1}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"local_succ", 0}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"local_radius_min", 0.0}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"local_radius_max", 1.5}}), InputError);
+}
+
+TEST(TrustRegion, AutoLocalModelTakesTheQuadraticOnlyWhereItFits) {
+  // 16 grid points around (0.5, 0.5), all of them the neighbours (local_points 16). On an exact quadratic the
+  // least-squares fit's R² is 1 and the quadratic steps; on a cone (|·| kinks at the maximum) the R² computed
+  // here by our own least squares is below 0.99 and the step is the local GP's.
+  auto space = std::make_shared<BoxSpace>(Box::unit(2));
+  Mat X(16, 2);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) X.row(4 * i + j) << 0.41 + 0.06 * i, 0.41 + 0.06 * j;
+  auto r2_of = [&](const Vec& y) {
+    Mat A(16, 6);
+    for (int r = 0; r < 16; ++r) {
+      const double a = X(r, 0), b = X(r, 1);
+      A.row(r) << 1, a, b, a * a, a * b, b * b;
+    }
+    const Vec c = A.colPivHouseholderQr().solve(y);
+    return 1.0 - (A * c - y).squaredNorm() / (y.array() - y.mean()).square().sum();
+  };
+  Vec bowl(16), cone(16);
+  for (int i = 0; i < 16; ++i) {
+    bowl[i] = -std::pow(X(i, 0) - 0.52, 2) - 3.0 * std::pow(X(i, 1) - 0.47, 2);
+    cone[i] = -std::abs(X(i, 0) - 0.52) - std::abs(X(i, 1) - 0.47);
+  }
+  ASSERT_LT(r2_of(cone), 0.99);
+  for (const bool kinked : {false, true}) {
+    StrategyConfig c;
+    c.seed = 4;
+    c.module_options["bo"] = {{"local_every", 1}, {"local_model", "auto"}, {"local_points", 16}, {"local_radius", 0.05}};
+    BOStrategy s(c, space);
+    s.suggest(X, kinked ? cone : bowl, Mat(0, 2), 16);
+    const nlohmann::json local = s.last_info()["local"];
+    EXPECT_NEAR(local["r2"].get<double>(), kinked ? r2_of(cone) : 1.0, 1e-9) << kinked;
+    EXPECT_EQ(local["fitted"].get<bool>(), !kinked) << kinked;  // not fitted: the GP took the step
+  }
+  EXPECT_THROW(BOModelOptions::from_json({{"local_min_r2", 1.5}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"local_model", "cubic"}}), InputError);
+}
