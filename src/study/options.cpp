@@ -500,9 +500,10 @@ void check_study_options(const StudyOptions& o, const nlohmann::json& space_json
         throw InputError("option 'ard' is not used with options.invariance.fit 'base' (one lengthscale for all "
                          "coordinates)");
     }
-    if (spec->name == "ard" && c.ard && space->kind() == "set" && c.set_kernel == SetKernelType::Average)
-      throw InputError("option 'ard' is not used with set_kernel 'average' (it uses one lengthscale; max, normalized "
-                       "sorted and auto honour ARD)");
+    if (spec->name == "ard" && c.ard && space->kind() == "set" &&
+        (c.set_kernel == SetKernelType::Average || c.set_kernel == SetKernelType::Sliced))
+      throw InputError("option 'ard' is not used with set_kernel '" + enum_name(c.set_kernel) +
+                       "' (it uses one lengthscale; max, normalized, sorted and auto honour ARD)");
   }
   if (o.given.count("options")) {
     const nlohmann::json sections = normalized_module_options(c);
