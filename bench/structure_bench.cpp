@@ -56,7 +56,8 @@ double min_dist2(const Vec& x, int m, int d, const Vec& p) {
 // "default": the structured kernel a user gets without choosing one (StrategyConfig's set_kernel /
 // invariant_kernel default), named after it in the results.
 const std::vector<std::string> kSetMethods{"flat",    "flat-iso",    "random",      "set-full", "set-normalized",
-                                           "set-max", "set-average", "set-sorted", "set-auto", "default"};
+                                           "set-max", "set-average", "set-sorted", "set-sliced", "set-auto",
+                                           "default"};
 const std::vector<std::string> kGroupMethods{"flat", "random", "max", "average", "auto", "default"};
 
 StructureProblem facility() {

@@ -26,7 +26,7 @@ int run_bench_structure(int argc, char** argv) {
   app.add_option("--problems", problems, "comma list of problems (default all)");
   app.add_option("--methods", methods,
                  "comma list of methods (default all): flat, flat-iso, random, set-full, set-normalized, set-max, set-average, "
-                 "set-sorted, set-auto, max, average, auto, default (the structured kernel without a choice made)");
+                 "set-sorted, set-sliced, set-auto, max, average, auto, default (the structured kernel without a choice made)");
   app.add_option("--data", o.data_dir, "directory of the data sets (default data)");
   app.add_option("--timing-n", o.timing_n, "also time one suggestion at n observations per kernel (0 = no)")
       ->check(CLI::Range(0, 100000));
@@ -54,12 +54,12 @@ int run_bench_structure(int argc, char** argv) {
       throw InputError("--problems: unknown problem '" + p +
                        "' (allowed: facility, covering, kmeans-seeds, perm-offcentre, signflip-offcentre, control-hartmann6)");
   const std::vector<std::string> all{"flat",       "flat-iso", "random", "set-full", "set-normalized", "set-max",
-                                     "set-average", "set-sorted", "set-auto", "max", "average", "auto", "default"};
+                                     "set-average", "set-sorted", "set-sliced", "set-auto", "max", "average", "auto", "default"};
   for (const auto& m : o.methods)
     if (std::find(all.begin(), all.end(), m) == all.end())
       throw InputError("--methods: unknown method '" + m +
-                       "' (allowed: flat, flat-iso, random, set-full, set-normalized, set-max, set-average, set-sorted, set-auto, "
-                       "max, average, auto, default)");
+                       "' (allowed: flat, flat-iso, random, set-full, set-normalized, set-max, set-average, set-sorted, set-sliced, "
+                       "set-auto, max, average, auto, default)");
   const nlohmann::json res = kbo::bench::run_structure_bench(o, true);
   kbo::bench::write_text(out + "/results.json", res.dump(1) + "\n");
   const std::string md = kbo::bench::write_structure_bench(res, out);

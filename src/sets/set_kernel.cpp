@@ -7,6 +7,7 @@
 
 #include "kbo/invariance/kernels.hpp"
 #include "kbo/sets/set_space.hpp"
+#include "kbo/sets/sliced_set_kernel.hpp"
 #include "set_engine.hpp"
 
 namespace kbo {
@@ -333,11 +334,16 @@ KernelPtr make_set_kernel(const std::string& base, int m, int d, bool ard, SetKe
       // on one m!-th of the box, so the same data cover the space m! times more densely. Lengthscale 1/3:
       // the mode of the default lengthscale prior on the unit cube, as for the flat model.
       return std::make_unique<StationaryKernel>(type, m * d, ard, 1.0 / 3.0, 1.0);
+    case SetKernelType::Sliced:
+      // The plain kernel on the sorted projections onto the axes and diagonals: PSD, constant prior variance,
+      // continuous and piecewise linear in the set, so a coincident pair splits at first order (no variance
+      // ridge there, unlike the orbit average; docs/bench/structure.md update 4). One lengthscale, 1/3 as above.
+      return std::make_unique<SlicedSetKernel>(type, m, d, 1.0 / 3.0, 1.0);
     case SetKernelType::Auto:
       break;
   }
   throw InputError("set_kernel auto is a choice between kernels made by the BO strategy; build one of: full, "
-                   "approx, normalized, normalized-approx, max, average, sorted");
+                   "approx, normalized, normalized-approx, max, average, sorted, sliced");
 }
 
 SetKernelType effective_set_kernel(SetKernelType asked, int m) {

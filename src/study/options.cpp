@@ -252,10 +252,11 @@ std::vector<OptionSpec> build_table() {
         o.strategy.invariant_kernel = one_of<InvariantKernelType>("invariant_kernel", v);
       });
   add("set-kernel", K::String, kStrategy, "set_kernel",
-      "full | approx | normalized | normalized-approx | max | average | sorted | auto (default average; space "
+      "full | approx | normalized | normalized-approx | max | average | sorted | sliced | auto (default average; space "
       "set): mean-pair set kernel exact/approximate, the same normalised to constant prior variance, max over "
       "element orderings, the normalised mean over element orderings (m! terms: for sets of more than 6 "
-      "elements it is built as normalized, and trial info says so), the plain ARD kernel on the flat vector of the sorted elements, or auto = average and "
+      "elements it is built as normalized, and trial info says so), the plain ARD kernel on the flat vector of the sorted elements, the plain kernel on the "
+      "sorted projections of the elements onto the axes and diagonals (sliced), or auto = average and "
       "sorted, the higher log marginal likelihood models at every refit",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.set_kernel = one_of<SetKernelType>("set_kernel", v); });
   add("set-L", K::Int, kStrategy, "set_L", "subset size L of the approximate set kernel (0 = m)",
@@ -499,9 +500,10 @@ void check_study_options(const StudyOptions& o, const nlohmann::json& space_json
         throw InputError("option 'ard' is not used with options.invariance.fit 'base' (one lengthscale for all "
                          "coordinates)");
     }
-    if (spec->name == "ard" && c.ard && space->kind() == "set" && c.set_kernel == SetKernelType::Average)
-      throw InputError("option 'ard' is not used with set_kernel 'average' (it uses one lengthscale; max, normalized "
-                       "sorted and auto honour ARD)");
+    if (spec->name == "ard" && c.ard && space->kind() == "set" &&
+        (c.set_kernel == SetKernelType::Average || c.set_kernel == SetKernelType::Sliced))
+      throw InputError("option 'ard' is not used with set_kernel '" + enum_name(c.set_kernel) +
+                       "' (it uses one lengthscale; max, normalized, sorted and auto honour ARD)");
   }
   if (o.given.count("options")) {
     const nlohmann::json sections = normalized_module_options(c);

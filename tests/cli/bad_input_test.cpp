@@ -52,6 +52,8 @@ TEST(BadInput, FlagsProblemsBoundsAndStrategy) {
        "option 'ard' is not used with invariant_kernel 'average'"},
       {"optimize --objective 'echo 1' --bounds 0:1,0:1 --space set --set-size 2 --ard",
        "option 'ard' is not used with set_kernel 'average'"},
+      {"optimize --objective 'echo 1' --bounds 0:1,0:1 --space set --set-size 2 --set-kernel sliced --ard",
+       "option 'ard' is not used with set_kernel 'sliced'"},
       {"optimize --problem bbob:3 --dim 4", "is not of the form bbob:F:I"},
       {"optimize --problem bbob:3:1 --dim 1", "bbob functions need --dim 2..40"},
       {"ask --problem ' ' --storage sqlite:DIR/e.db --study e", "--problem is given an empty value"},

@@ -27,9 +27,10 @@ enum class InvariantKernelType { Max, Average, Auto };
 /// module); Average: the normalised mean of k(X, πY) over the m! element orderings π (the invariance
 /// module's normalised orbit-averaged kernel over block permutations: PSD, invariant, constant prior
 /// variance; the default, docs/bench/structure.md; built as Normalized above kAverageSetKernelMaxSize
-/// elements); Sorted: the plain ARD kernel on the flat vector of the sorted elements; or Auto: Average and
-/// Sorted, fitted at every refit, the higher log marginal likelihood models.
-enum class SetKernelType { Full, Approx, Normalized, NormalizedApprox, Max, Average, Sorted, Auto };
+/// elements); Sorted: the plain ARD kernel on the flat vector of the sorted elements; Sliced: the plain
+/// kernel on the sorted projections of the elements onto fixed directions (kbo/sets/sliced_set_kernel.hpp);
+/// or Auto: Average and Sorted, fitted at every refit, the higher log marginal likelihood models.
+enum class SetKernelType { Full, Approx, Normalized, NormalizedApprox, Max, Average, Sorted, Sliced, Auto };
 
 template <>
 struct EnumNames<InvariantKernelType> {
@@ -38,7 +39,7 @@ struct EnumNames<InvariantKernelType> {
 };
 template <>
 struct EnumNames<SetKernelType> {
-  static constexpr std::array<std::pair<SetKernelType, const char*>, 8> table{
+  static constexpr std::array<std::pair<SetKernelType, const char*>, 9> table{
       {{SetKernelType::Full, "full"},
        {SetKernelType::Approx, "approx"},
        {SetKernelType::Normalized, "normalized"},
@@ -46,6 +47,7 @@ struct EnumNames<SetKernelType> {
        {SetKernelType::Max, "max"},
        {SetKernelType::Average, "average"},
        {SetKernelType::Sorted, "sorted"},
+       {SetKernelType::Sliced, "sliced"},
        {SetKernelType::Auto, "auto"}}};
   static constexpr std::array<std::pair<SetKernelType, const char*>, 2> aliases{
       {{SetKernelType::Normalized, "normalised"}, {SetKernelType::NormalizedApprox, "normalised-approx"}}};
