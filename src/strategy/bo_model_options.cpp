@@ -43,8 +43,6 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   if (!j.is_null() && !j.is_object()) throw InputError("options.bo must be an object of BO model options");
   BOModelOptions o = decode_field<BOModelOptions>("options.bo", j);
   if (o.alt_kernel != "none") model_kernels().get(o.alt_kernel);  // InputError naming the allowed kernels
-  // Without an explicit restart_noise_max, the restarts' noise range ends at the cap.
-  if (j.is_null() || !j.contains("restart_noise_max")) o.restart_noise_max = std::min(o.restart_noise_max, o.noise_cap);
   auto require = [](bool ok, const std::string& what) {
     if (!ok) throw InputError("options.bo." + what);
   };
@@ -53,8 +51,8 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   require(o.noise_cap > o.noise_floor && o.noise_cap <= 1.0, "noise_cap must be in (noise_floor, 1]");
   require(o.late_noise_floor > 0.0 && o.late_noise_floor < o.noise_cap, "late_noise_floor must be in (0, noise_cap)");
   require(o.late_noise_floor_from >= 0, "late_noise_floor_from must be >= 0");
-  require(o.restart_noise_max > o.noise_floor && o.restart_noise_max <= o.noise_cap,
-          "restart_noise_max must be in (noise_floor, noise_cap]");
+  // The restarts draw the noise in [floor, min(restart_noise_max, noise_cap)] (bo_refit.cpp).
+  require(o.restart_noise_max > o.noise_floor, "restart_noise_max must be > noise_floor");
   require(o.restart_lengthscale_min > 0.0 && o.restart_lengthscale_max > o.restart_lengthscale_min,
           "restart_lengthscale_min/max must satisfy 0 < min < max");
   require(o.fixed_start_lengthscale >= 0.0, "fixed_start_lengthscale must be >= 0 (0 = no fixed start)");

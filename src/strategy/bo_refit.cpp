@@ -169,7 +169,7 @@ std::vector<Vec> BOStrategy::fit_starts(const GP& gp, const Vec& lower, const Ve
       double lo, hi;
       if (specs[p].role == ParamRole::Noise) {
         if (!gp.learns_noise()) continue;
-        lo = std::log(noise_floor()), hi = std::log(mo.restart_noise_max);  // standardised noise variance
+        lo = std::log(noise_floor()), hi = std::log(std::min(mo.restart_noise_max, mo.noise_cap));  // standardised
       } else if (specs[p].role == ParamRole::Lengthscale) {
         lo = std::log(mo.restart_lengthscale_min), hi = std::log(mo.restart_lengthscale_max);  // unit cube
       } else {

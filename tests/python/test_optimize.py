@@ -253,12 +253,13 @@ def test_a_bbob_function_runs_from_the_cli_as_a_user_would(run_cli):
 def test_agpucb_defaults_find_a_narrow_global_minimum_in_any_units():
     # well-1d of `kbo bench adaptive-suite` in units of a million: a broad minimum at 0.75 and a narrow, deeper
     # one at 0.15 (width 0.025). strategy="agpucb" with its defaults only (targets are standardised) finds it
-    # within 5 + 45 evaluations; default GP-UCB with the same seed stays on the broad one.
+    # within 5 + 45 evaluations; GP-UCB as docs/bench/adaptive.md measured it (before session 11's noise cap and
+    # end-game) with the same seed stays on the broad one.
     def f(x):
         x = float(x[0])
         return 1e6 * (-np.exp(-(x - 0.75) ** 2 / (2 * 0.15 ** 2)) - 1.4 * np.exp(-(x - 0.15) ** 2 / (2 * 0.025 ** 2)))
 
     a = kbo.minimize(f, [(0, 1)], strategy="agpucb", iters=45, seed=12)
-    g = kbo.minimize(f, [(0, 1)], iters=45, seed=12)
+    g = kbo.minimize(f, [(0, 1)], iters=45, seed=12, options={"bo": {"noise_cap": 1, "endgame_fraction": 0}})
     assert a.best_value < -1.0e6 - 1e3
     assert g.best_value > -1.0e6 - 1e3

@@ -23,9 +23,10 @@ def cli(kbo_bin, *args, check=True):
 
 
 def make_study(kbo_bin, url, name="b", iters=3):
-    """Branin, 4 Sobol + `iters` BO trials, then one failed trial and one pending (asked) trial."""
+    """Branin, 4 Sobol + `iters` BO trials, then one failed trial and one pending (asked) trial. No end-game: its
+    local steps store per-trial info, and this study is the one without (other tests cover the info views)."""
     cli(kbo_bin, "optimize", "--problem", "branin", "--init", 4, "--iters", iters, "--storage", url, "--study", name,
-        "--seed", 3, "--json")
+        "--seed", 3, "--json", "--options", '{"bo": {"endgame_fraction": 0}}')
     failed = json.loads(cli(kbo_bin, "ask", "--storage", url, "--study", name).stdout)
     cli(kbo_bin, "tell", "--storage", url, "--study", name, "--trial", failed["trial"], "--failed", "simulator crashed")
     pending = json.loads(cli(kbo_bin, "ask", "--storage", url, "--study", name).stdout)

@@ -64,9 +64,8 @@ TEST(BOModelOptions, DefaultsRoundTripAndMissingKeyIsDefault) {
   EXPECT_EQ(o.fixed_start_lengthscale, 1.0);
   EXPECT_FALSE(o.warm_start);
   EXPECT_EQ(o.noise_floor, d.noise_floor);
-  EXPECT_EQ(o.restart_noise_max, 0.5);  // default 0.5, within the cap
-  EXPECT_EQ(BOModelOptions::from_json({{"noise_cap", 0.25}}).restart_noise_max, 0.25);  // clipped to the cap
-  EXPECT_THROW(BOModelOptions::from_json({{"noise_cap", 0.25}, {"restart_noise_max", 0.5}}), InputError);
+  EXPECT_EQ(o.restart_noise_max, 0.5);  // default 0.5; the restarts clip it to the cap (bo_refit.cpp)
+  EXPECT_THROW(BOModelOptions::from_json({{"noise_floor", 1e-3}, {"restart_noise_max", 1e-4}}), InputError);
   // A strategy built without module_options["bo"] uses the defaults.
   BOStrategy s(StrategyConfig{}, std::make_shared<BoxSpace>(Box::unit(2)));
   EXPECT_EQ(s.model_options().to_json(), d.to_json());
@@ -96,10 +95,10 @@ TEST(BOModelOptions, NoiseBoundsBindTheFit) {
   // On pure noise the default fit explains most of the variance as noise (> 0.3 of the standardised
   // variance); with noise_cap = 0.05 the fitted noise is at most the cap, and with a floor of 0.5 at
   // least the floor: the bounds reach the optimiser (the uncapped value shows the cap is binding).
-  const double free_noise = fitted_noise(nlohmann::json::object());
+  const double free_noise = fitted_noise({{"noise_cap", 1.0}});
   EXPECT_GT(free_noise, 0.3);
   EXPECT_LE(fitted_noise({{"noise_cap", 0.05}, {"restart_noise_max", 0.05}}), 0.05 * (1 + 1e-9));
-  EXPECT_GE(fitted_noise({{"noise_floor", 0.5}, {"restart_noise_max", 0.9}}), 0.5 * (1 - 1e-9));
+  EXPECT_GE(fitted_noise({{"noise_floor", 0.5}, {"noise_cap", 1.0}, {"restart_noise_max", 0.9}}), 0.5 * (1 - 1e-9));
 }
 
 TEST(BOModelOptions, TheLateNoiseFloorBindsOnceTheDataAreMany) {
@@ -351,7 +350,7 @@ TEST(BOStrategyOptions, LocalStepStaysInTheIncumbentsNeighbourhoodAndFindsItsMin
   }
   Eigen::Index best;
   y.maxCoeff(&best);
-  BOStrategy s(with_bo({{"local_every", 1}, {"local_points", 9}, {"local_beta", 0.0}}), space);
+  BOStrategy s(with_bo({{"local_every", 1}, {"local_points", 9}, {"local_beta", 0.0}, {"local_radius", 0.0}, {"local_model", "gp"}}), space);
   const Vec u = s.suggest(X, y, Mat(0, 2), 5);
   const nlohmann::json info = s.last_info();
   ASSERT_TRUE(info.contains("local"));
@@ -414,7 +413,7 @@ TEST(BOStrategyOptions, QuadraticLocalStepLandsOnARotatedIllConditionedBowlsMaxi
   X.bottomRows(4) << 0.95, 0.05, 0.02, 0.98, 0.98, 0.98, 0.02, 0.02;  // further in both coordinates than any grid point
   Vec y(20);
   for (int i = 0; i < 20; ++i) y[i] = f(X(i, 0), X(i, 1));
-  BOStrategy s(with_bo({{"local_every", 1}, {"local_model", "quadratic"}, {"local_points", 16}}), space);
+  BOStrategy s(with_bo({{"local_every", 1}, {"local_model", "quadratic"}, {"local_points", 16}, {"local_radius", 0.0}}), space);
   const Vec u = s.suggest(X, y, Mat(0, 2), 20);
   const nlohmann::json info = s.last_info();
   ASSERT_TRUE(info.contains("local"));
@@ -424,7 +423,7 @@ TEST(BOStrategyOptions, QuadraticLocalStepLandsOnARotatedIllConditionedBowlsMaxi
   EXPECT_NEAR(u[1], 0.57, 1e-6);
   // A linear trend (no curvature, rising to the upper right): the maximiser is the trust region's corner.
   for (int i = 0; i < 20; ++i) y[i] = X(i, 0) + 2.0 * X(i, 1);
-  BOStrategy lin(with_bo({{"local_every", 1}, {"local_model", "quadratic"}, {"local_points", 16}}), space);
+  BOStrategy lin(with_bo({{"local_every", 1}, {"local_model", "quadratic"}, {"local_points", 16}, {"local_radius", 0.0}}), space);
   Eigen::Index best;
   y.maxCoeff(&best);
   const Vec v = lin.suggest(X, y, Mat(0, 2), 20);

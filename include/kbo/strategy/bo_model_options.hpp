@@ -65,7 +65,11 @@ struct EnumNames<PriorMean> {
 #define KBO_BO_MODEL_FIELDS(X)                                                                                  \
   X(double, constant_mean_variance, 100.0) /* prior_mean gls: c of the kernel + c term (0 ⇒ sample mean) */   \
   X(double, noise_floor, 1e-6)             /* lower bound of the noise variance */                            \
-  X(double, noise_cap, 1.0)                /* upper bound of the noise variance */                            \
+  /* Upper bound of the noise variance. 0.01 (was 1) since session 11: on deterministic objectives the model */ \
+  /* may not explain structure as noise (BBOB d = 5: beats random search on all 24 functions; long runs). */    \
+  /* A noisy objective whose noise is more than ~10 % of the values' spread wants noise_cap 1 */               \
+  /* (docs/bench/scale.md, "Session 11": noisy Hartmann-6 −3.00 with 0.01 vs −3.12 with 1). */                 \
+  X(double, noise_cap, 0.01)                                                                                   \
   /* From late_noise_floor_from observations on the lower bound is late_noise_floor: a long run's data */    \
   /* crowd the optimum, and 1e-6 of the targets' variance hid the differences the last digits need */       \
   /* (Ackley-10 stalled at 1e-3; docs/bench/scale.md, session 11), while with few points that floor keeps */ \
@@ -147,22 +151,24 @@ struct EnumNames<PriorMean> {
   X(int, local_points, 0)                                                                                      \
   X(OutputWarp, local_warp, OutputWarp::LogTop) /* the local model's target warp */                        \
   X(double, local_beta, 1.0)               /* the local step maximises μ + √local_beta σ of the local model */ \
-  X(LocalModel, local_model, LocalModel::Gp) /* gp, quadratic (least squares), or auto */ \
+  X(LocalModel, local_model, LocalModel::Auto) /* gp, quadratic (least squares), or auto */ \
   X(double, local_min_r2, 0.99) /* auto: the quadratic steps where its fit's R² is at least this, else the GP */ \
   /* A real trust region for the local steps (TuRBO, Eriksson et al. 2019; kbo/strategy/trust_region.hpp): */ \
   /* local_radius > 0 replaces the neighbours' box by a cube of that initial half width (unit-cube units) */   \
   /* centred at the incumbent, halved after local_fail consecutive local steps that did not improve the */    \
   /* incumbent (0 ⇒ max(4, D), TuRBO's), doubled after local_succ consecutive ones that did, kept within */   \
   /* [local_radius_min, local_radius_max]; replayed from the trial history at each step (no stored state). */ \
-  X(double, local_radius, 0.0)                                                                                 \
-  X(int, local_fail, 0)                                                                                        \
+  X(double, local_radius, 0.1)                                                                                 \
+  X(int, local_fail, 2)                                                                                        \
   X(int, local_succ, 3)                                                                                        \
   X(double, local_radius_min, 1e-6)                                                                            \
   X(double, local_radius_max, 0.5)                                                                             \
   /* End-game: when the run's budget is known (`kbo optimize`, kbo.minimize, a study's stored budget), its */  \
   /* last endgame_fraction of the BO steps (0 ⇒ never) exploit: each is a local step (endgame local) or */     \
   /* UCB with β scaled by the share of the end-game still to come (endgame decay; 0 at the last trial). */     \
-  X(double, endgame_fraction, 0.0)                                                                             \
+  /* The default end-game (0.34, with the trust region and local_model auto above) is docs/bench/bbob.md's */  \
+  /* fifth-round candidate `ta1f2`: Ackley-10 after 1,000 evaluations 1e-5 instead of 2e-3 (scale.md). */      \
+  X(double, endgame_fraction, 0.34)                                                                            \
   X(Endgame, endgame, Endgame::Local)
 
 struct BOModelOptions {
