@@ -9,6 +9,7 @@
 
 #include "kbo/sets/set_kernel.hpp"
 #include "kbo/sets/set_space.hpp"
+#include "shuffled_set.hpp"
 
 namespace kbo {
 namespace {
@@ -38,16 +39,6 @@ Vec brute_subset(const Vec& x, int m, int d, const SetSubsetDraw& draw) {
   Mat S(draw.ranks.size(), d);
   for (std::size_t j = 0; j < draw.ranks.size(); ++j) S.row(j) = E.row(proj[draw.ranks[j]].second);
   return SetSpace::from_elements(S);
-}
-
-Vec shuffled(const Vec& x, int m, int d, Rng& rng) {
-  Mat E = SetSpace::to_elements(x, m, d);
-  std::vector<int> p(m);
-  std::iota(p.begin(), p.end(), 0);
-  std::shuffle(p.begin(), p.end(), rng);
-  Mat P(m, d);
-  for (int i = 0; i < m; ++i) P.row(i) = E.row(p[i]);
-  return SetSpace::from_elements(P);
 }
 
 StationaryKernel base_kernel(StationaryType t, int d, bool ard, Rng& rng) {

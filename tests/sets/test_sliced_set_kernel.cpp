@@ -9,6 +9,7 @@
 
 #include "kbo/sets/set_kernel.hpp"
 #include "kbo/sets/set_space.hpp"
+#include "shuffled_set.hpp"
 #include "kbo/sets/sliced_set_kernel.hpp"
 
 namespace kbo {
@@ -43,16 +44,6 @@ double brute_sq_dist(const Vec& x, const Vec& y, int m, int d) {
     for (int r = 0; r < m; ++r) s += (a[r] - b[r]) * (a[r] - b[r]);
   }
   return s / d;
-}
-
-Vec shuffled(const Vec& x, int m, int d, Rng& rng) {
-  Mat E = SetSpace::to_elements(x, m, d);
-  std::vector<int> p(m);
-  std::iota(p.begin(), p.end(), 0);
-  std::shuffle(p.begin(), p.end(), rng);
-  Mat P(m, d);
-  for (int i = 0; i < m; ++i) P.row(i) = E.row(p[i]);
-  return SetSpace::from_elements(P);
 }
 
 TEST(SlicedSetKernel, MatchesTheDefinitionForEveryBaseKernel) {

@@ -1,0 +1,24 @@
+// Test helper of the set tests: a flat set vector with its elements in a random order (an invariant kernel
+// must not see the difference).
+#pragma once
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "kbo/core/random.hpp"
+#include "kbo/sets/set_space.hpp"
+
+namespace kbo {
+
+inline Vec shuffled(const Vec& x, int m, int d, Rng& rng) {
+  Mat E = SetSpace::to_elements(x, m, d);
+  std::vector<int> p(m);
+  std::iota(p.begin(), p.end(), 0);
+  std::shuffle(p.begin(), p.end(), rng);
+  Mat P(m, d);
+  for (int i = 0; i < m; ++i) P.row(i) = E.row(p[i]);
+  return SetSpace::from_elements(P);
+}
+
+}  // namespace kbo
