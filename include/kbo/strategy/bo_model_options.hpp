@@ -68,7 +68,7 @@ struct EnumNames<PriorMean> {
   /* Upper bound of the noise variance. 0.01 (was 1) since session 11: on deterministic objectives the model */ \
   /* may not explain structure as noise (BBOB d = 5: beats random search on all 24 functions; long runs). */    \
   /* A noisy objective whose noise is more than ~10 % of the values' spread wants noise_cap 1 */               \
-  /* (docs/bench/scale.md, "Session 11": noisy Hartmann-6 −3.00 with 0.01 vs −3.12 with 1). */                 \
+  /* (docs/bench/scale.md, "Long runs, session 11": noisy Hartmann-6 −3.00 vs −3.12 with 1). */                \
   X(double, noise_cap, 0.01)                                                                                   \
   /* From late_noise_floor_from observations on the lower bound is late_noise_floor: a long run's data */    \
   /* crowd the optimum, and 1e-6 of the targets' variance hid the differences the last digits need */       \
