@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "bo_bench.hpp"
-#include "kbo/strategy/bo_strategy.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/optimize/problems.hpp"
+#include "kbo/strategy/bo_model_options.hpp"
 #include "kbo/strategy/registry.hpp"
 #include "observations.hpp"
 #include "report.hpp"
@@ -44,7 +44,7 @@ Run run_one(const Problem& p, const StrategyConfig& c, int iters, bool trace) {
   auto s = make_strategy(c, space);
   const int D = space->dim(), total = c.n_init + iters;
   // The budget is known, as in `kbo optimize`: the end-game options (options.bo endgame_fraction) apply.
-  if (auto* bo = dynamic_cast<BOStrategy*>(s.get())) bo->set_budget(total);
+  s->set_budget(total);
   Mat X(0, D);
   Vec y(0);
   Run r;

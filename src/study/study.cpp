@@ -13,7 +13,6 @@
 #include "kbo/storage/heartbeat.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/storage/storage.hpp"
-#include "kbo/strategy/bo_strategy.hpp"
 #include "kbo/study/interrupt.hpp"
 
 namespace kbo {
@@ -289,7 +288,7 @@ Trial Study::ask(Strategy& strategy, const std::string& worker, double lease_sec
   } else {
     // The stored budget (set by `kbo optimize` and kbo.minimize; none for open-ended ask/tell), for a
     // strategy that plans by it (BOModelOptions::endgame_fraction).
-    if (auto* bo = dynamic_cast<BOStrategy*>(&strategy)) bo->set_budget(record_.budget);
+    strategy.set_budget(record_.budget);
     t = suggest_and_reserve(strategy, worker, {});
     record_trial_info(strategy, t);
   }
@@ -456,7 +455,7 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
     return t.worker.empty() || is_dead_local_worker(t.worker, "optimize");
   };
   // The run's budget, for a strategy that plans by it (BOModelOptions::endgame_fraction).
-  if (auto* bo = dynamic_cast<BOStrategy*>(&strategy)) bo->set_budget(budget);
+  strategy.set_budget(budget);
   std::vector<int> done;
   int same_failures = 0;  // consecutive failures of this worker with the reason last_failure
   std::string last_failure;

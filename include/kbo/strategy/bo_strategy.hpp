@@ -75,7 +75,7 @@ class BOStrategy : public Strategy {
   const UnitCubeSpace& unit_space() const { return *unit_; }
   /// The run's total number of trials when known (set by the study before each suggestion from its stored
   /// budget: `kbo optimize`, kbo.minimize); nullopt for open-ended ask/tell, where no end-game is played.
-  void set_budget(std::optional<int> budget) { budget_ = budget; }
+  void set_budget(std::optional<int> budget) override { budget_ = budget; }
 
  private:
   Vec random_point(int trial_index) const;

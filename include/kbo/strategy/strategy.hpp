@@ -3,6 +3,7 @@
 // only part that knows about storage and directions: a strategy always sees values to MAXIMISE.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,10 @@ class Strategy {
   /// Adopts a stored model state if it is newer than the strategy's own and fits its configuration;
   /// ignores it otherwise (a state written by another configuration, or by an older kbo).
   virtual void restore_model_state(const nlohmann::json& /*state*/) {}
+  /// The run's total number of trials when known (`kbo optimize`, kbo.minimize, a study's stored budget),
+  /// set by the study before each suggestion; strategies that plan their last steps use it (BOStrategy's
+  /// end-game), the others ignore it.
+  virtual void set_budget(std::optional<int> /*budget*/) {}
   /// Diagnostics of the last suggestion (fitted hyperparameters, β, schedule values…), for logs/JSON.
   virtual nlohmann::json last_info() const { return nlohmann::json::object(); }
 
