@@ -238,6 +238,7 @@ BoTrace run_product_bo(const InvarianceTask& task, std::uint64_t seed, const BoP
   auto space = std::make_shared<BoxSpace>(task.box);
   validate(c, D);
   auto strategy = make_strategy(c, space);
+  strategy->set_budget(p.n_init + p.iterations);  // as `kbo optimize` does
   Rng noise_rng = make_rng(seed * 1000 + 23);
   std::normal_distribution<double> normal(0.0, 1.0);
   const double noise_sd = std::sqrt(task.noise_variance);

@@ -118,6 +118,8 @@ std::unique_ptr<Strategy> make_set_method(const std::string& method, const SetPr
   if (!bo.is_object()) bo = nlohmann::json::object();
   if (!bo.contains("prior_mean")) bo["prior_mean"] = "gls";
   if (!bo.contains("alt_kernel")) bo["alt_kernel"] = "none";
+  if (!bo.contains("noise_cap")) bo["noise_cap"] = 1.0;               // the cap and end-game of session 11's
+  if (!bo.contains("endgame_fraction")) bo["endgame_fraction"] = 0.0;  // default came after these figures
   if (method == "vector") {
     auto space = std::make_shared<SetSpace>(problem.m, problem.element_box, SetOrder::Norm);
     c.kernel = "matern52";
@@ -163,6 +165,7 @@ SetRunResult run_set_bo(Strategy& strategy, const SetProblem& problem, int budge
   double best = std::numeric_limits<double>::infinity();
   const auto t0 = Clock::now();
   const std::clock_t c0 = std::clock();
+  strategy.set_budget(budget);  // as `kbo optimize` does (the paper's pinned methods have no end-game)
   for (int t = 0; t < budget; ++t) {
     const auto ts = Clock::now();
     const Vec x = strategy.suggest(X, y, Mat(0, D), t);

@@ -203,10 +203,11 @@ StructureProblem make_structure_problem(const std::string& name, const std::stri
 
 // The space and config a user gets from `kbo optimize` with only --space/--invariance (and the kernel) given.
 void method_setup(const StructureProblem& p, const std::string& method, std::uint64_t seed, int n_init,
-                  std::shared_ptr<const Space>& space, StrategyConfig& c) {
+                  const nlohmann::json& module_options, std::shared_ptr<const Space>& space, StrategyConfig& c) {
   c = StrategyConfig{};
   c.seed = seed;
   c.n_init = n_init;
+  c.module_options = module_options;  // the user's --options, the same for every model-based method
   if (method == "random") {
     c.strategy = "random";
     space = std::make_shared<BoxSpace>(p.box);
@@ -233,13 +234,15 @@ struct RunResult {
   std::map<std::string, int> choices;
 };
 
-RunResult run_one(const StructureProblem& p, const std::string& method, std::uint64_t seed, int n_init, int iters) {
+RunResult run_one(const StructureProblem& p, const std::string& method, std::uint64_t seed,
+                  const StructureBenchOptions& o) {
   std::shared_ptr<const Space> space;
   StrategyConfig c;
-  method_setup(p, method, seed, n_init, space, c);
+  method_setup(p, method, seed, o.n_init, o.module_options, space, c);
   validate(c, space->dim());
   auto s = make_strategy(c, space);
-  const int D = space->dim(), total = n_init + iters;
+  const int n_init = o.n_init, D = space->dim(), total = n_init + o.iters;
+  s->set_budget(total);  // as `kbo optimize --iters` does: the default model's end-game needs the budget
   Mat X(0, D);
   Vec y(0);
   RunResult r;
@@ -262,10 +265,11 @@ RunResult run_one(const StructureProblem& p, const std::string& method, std::uin
 
 // Seconds of one suggestion at n observations (uniform random points), after an untimed one at n − 1
 // (so the timed refit is warm-started, as in a running study), mean over reps.
-double time_at_n(const StructureProblem& p, const std::string& method, int n, int reps) {
+double time_at_n(const StructureProblem& p, const std::string& method, const nlohmann::json& module_options, int n,
+                 int reps) {
   std::shared_ptr<const Space> space;
   StrategyConfig c;
-  method_setup(p, method, 0, 5, space, c);
+  method_setup(p, method, 0, 5, module_options, space, c);
   Rng rng = make_rng(77);
   const Mat X = space->sample(n + reps, SamplingMethod::Uniform, rng);
   Vec y(X.rows());
@@ -291,7 +295,11 @@ std::vector<std::string> structure_problem_names() {
 nlohmann::json run_structure_bench(const StructureBenchOptions& o, bool verbose) {
   const std::vector<std::string> names = o.problems.empty() ? structure_problem_names() : o.problems;
   nlohmann::json out = nlohmann::json::object();
-  out["options"] = {{"seeds", o.seeds}, {"n_init", o.n_init}, {"iters", o.iters}, {"timing_n", o.timing_n}};
+  out["options"] = {{"seeds", o.seeds},
+                    {"n_init", o.n_init},
+                    {"iters", o.iters},
+                    {"timing_n", o.timing_n},
+                    {"module_options", o.module_options}};
   nlohmann::json problems = nlohmann::json::object();
   for (const auto& name : names) {
     const StructureProblem p = make_structure_problem(name, o.data_dir);
@@ -302,7 +310,7 @@ nlohmann::json run_structure_bench(const StructureBenchOptions& o, bool verbose)
       std::vector<double> secs;
       std::map<std::string, int> choices;
       for (int seed : o.seeds) {
-        const RunResult r = run_one(p, method, static_cast<std::uint64_t>(seed), o.n_init, o.iters);
+        const RunResult r = run_one(p, method, static_cast<std::uint64_t>(seed), o);
         mj["final"].push_back(r.best_so_far.back());
         mj["curves"].push_back(r.best_so_far);
         secs.insert(secs.end(), r.iter_seconds.begin(), r.iter_seconds.end());
@@ -321,7 +329,7 @@ nlohmann::json run_structure_bench(const StructureBenchOptions& o, bool verbose)
       for (const auto& method : p.methods) {
         if (method == "random") continue;
         if (!o.methods.empty() && std::find(o.methods.begin(), o.methods.end(), method) == o.methods.end()) continue;
-        tj[method] = time_at_n(p, method, o.timing_n, o.timing_reps);
+        tj[method] = time_at_n(p, method, o.module_options, o.timing_n, o.timing_reps);
         if (verbose) std::cerr << name << " " << method << " n=" << o.timing_n << ": " << tj[method] << " s\n";
       }
       pj["seconds_at_n"] = tj;

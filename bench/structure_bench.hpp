@@ -20,6 +20,7 @@ struct StructureBenchOptions {
   std::string data_dir = "data";  // for the k-means problem (seeds.csv)
   int timing_n = 0;               // > 0: also time one suggestion at n observations per kernel (timing part)
   int timing_reps = 3;
+  nlohmann::json module_options = nlohmann::json::object();  // --options: as `kbo optimize --options`
 };
 
 /// facility, covering, kmeans-seeds, perm-offcentre, signflip-offcentre, control-hartmann6.

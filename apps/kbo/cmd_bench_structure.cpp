@@ -18,7 +18,7 @@ int run_bench_structure(int argc, char** argv) {
   kbo::bench::StructureBenchOptions o;
   std::string out = "docs/bench/structure";
   std::string seeds = "10";
-  std::string problems, methods;
+  std::string problems, methods, options;
   app.add_option("--out", out, "output directory for results.json, results.md and SVG (default docs/bench/structure)");
   app.add_option("--seeds", seeds, "seeds per problem and method: N (0..N-1, default 10), A-B or a comma list");
   app.add_option("--init", o.n_init, "initial design size (default 5)")->check(CLI::Range(1, 1000));
@@ -31,7 +31,15 @@ int run_bench_structure(int argc, char** argv) {
   app.add_option("--timing-n", o.timing_n, "also time one suggestion at n observations per kernel (0 = no)")
       ->check(CLI::Range(0, 100000));
   app.add_option("--timing-reps", o.timing_reps, "timed suggestions per kernel (default 3)")->check(CLI::Range(1, 1000));
+  app.add_option("--options", options,
+                 "module options as `kbo optimize --options` takes them, for every method but random, e.g. "
+                 "'{\"bo\": {\"endgame_fraction\": 0.34}}'");
   parse(app, argc, argv);
+  if (!options.empty()) {
+    o.module_options = nlohmann::json::parse(options, nullptr, /*allow_exceptions=*/false);
+    if (!o.module_options.is_object())
+      throw InputError("--options must be a JSON object of sections, e.g. '{\"bo\": {\"endgame_fraction\": 0.34}}'");
+  }
   o.seeds = kbo::bench::parse_seed_list(seeds);
   auto split = [](const std::string& s) {
     std::vector<std::string> v;
