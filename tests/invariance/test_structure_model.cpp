@@ -53,9 +53,10 @@ TEST(StructureModel, AutoCandidates) {
   StrategyConfig c;
   c.set_kernel = SetKernelType::Auto;
   const auto ks = make_model_kernels(c, *sets);
-  ASSERT_EQ(ks.size(), 2u);
+  ASSERT_EQ(ks.size(), 3u);
   EXPECT_EQ(ks[0].name, "set-average");
-  EXPECT_EQ(ks[1].name, "set-sorted");
+  EXPECT_EQ(ks[1].name, "set-sliced");
+  EXPECT_EQ(ks[2].name, "set-sorted");
   c.set_kernel = SetKernelType::Max;
   ASSERT_EQ(make_model_kernels(c, *sets).size(), 1u);
 

@@ -26,10 +26,11 @@ enum class InvariantKernelType { Max, Average, Auto };
 /// approximate; the max over element permutations (block-permutation max kernel of the invariance
 /// module); Average: the normalised mean of k(X, πY) over the m! element orderings π (the invariance
 /// module's normalised orbit-averaged kernel over block permutations: PSD, invariant, constant prior
-/// variance; the default, docs/bench/structure.md; built as Normalized above kAverageSetKernelMaxSize
-/// elements); Sorted: the plain ARD kernel on the flat vector of the sorted elements; Sliced: the plain
-/// kernel on the sorted projections of the elements onto fixed directions (kbo/sets/sliced_set_kernel.hpp);
-/// or Auto: Average and Sorted, fitted at every refit, the higher log marginal likelihood models.
+/// variance; built as Normalized above kAverageSetKernelMaxSize elements); Sorted: the plain ARD kernel on
+/// the flat vector of the sorted elements; Sliced: the plain kernel on the sorted projections of the
+/// elements onto fixed directions (kbo/sets/sliced_set_kernel.hpp); or Auto, the default
+/// (docs/bench/structure.md, update 5): Average, Sliced and Sorted fitted at every refit, the highest log
+/// marginal likelihood models.
 enum class SetKernelType { Full, Approx, Normalized, NormalizedApprox, Max, Average, Sorted, Sliced, Auto };
 
 template <>
@@ -70,7 +71,7 @@ struct EnumNames<SetKernelType> {
   X(AcqOptimizerOptions, acq_optimizer, {})                                                                   \
   X(std::string, invariance, "none")             /* group spec (invariance module), e.g. perm, blocks:4  */ \
   X(InvariantKernelType, invariant_kernel, InvariantKernelType::Auto) /* docs/bench/structure.md         */ \
-  X(SetKernelType, set_kernel, SetKernelType::Average)                                                           \
+  X(SetKernelType, set_kernel, SetKernelType::Auto)                                                              \
   X(int, set_L, 0)                               /* approx set kernel subset size (0 ⇒ m)                */ \
   X(FantasyMode, fantasy, FantasyMode::KrigingBeliever) /* what pending trials contribute, fantasy.hpp   */ \
   X(nlohmann::json, module_options, nlohmann::json::object()) /* sections: bo, agpucb, invariance, …     */ \
