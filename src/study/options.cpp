@@ -257,7 +257,8 @@ std::vector<OptionSpec> build_table() {
       "element orderings, the normalised mean over element orderings (m! terms: for sets of more than 6 "
       "elements it is built as normalized, and trial info says so), the plain ARD kernel on the flat vector of the sorted elements, the plain kernel on the "
       "sorted projections of the elements onto the axes and diagonals (sliced), or auto = average, "
-      "sliced and sorted, the highest log marginal likelihood models at every refit",
+      "sliced (for elements of at most 8 coordinates) and sorted, the highest log marginal likelihood models at "
+      "every refit",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.set_kernel = one_of<SetKernelType>("set_kernel", v); });
   add("set-L", K::Int, kStrategy, "set_L", "subset size L of the approximate set kernel (0 = m)",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.set_L = static_cast<int>(int_in("set_L", v, 0, 1000000)); });

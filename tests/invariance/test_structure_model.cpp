@@ -57,6 +57,11 @@ TEST(StructureModel, AutoCandidates) {
   EXPECT_EQ(ks[0].name, "set-average");
   EXPECT_EQ(ks[1].name, "set-sliced");
   EXPECT_EQ(ks[2].name, "set-sorted");
+  // Elements of more than kAutoSlicedMaxElementDim coordinates: the sliced kernel (d² directions) sits out.
+  const auto wide = make_model_kernels(c, SetSpace(3, Box::unit(kAutoSlicedMaxElementDim + 1)));
+  ASSERT_EQ(wide.size(), 2u);
+  EXPECT_EQ(wide[0].name, "set-average");
+  EXPECT_EQ(wide[1].name, "set-sorted");
   c.set_kernel = SetKernelType::Max;
   ASSERT_EQ(make_model_kernels(c, *sets).size(), 1u);
 

@@ -132,6 +132,10 @@ double set_kernel_distance_gemms(const Mat& Z);
 /// entry (720 at m = 6, 3.6 million at m = 10). Above it `average` (the default) is built as `normalized`,
 /// the same constant-variance remedy for degenerate sets at m² terms, and reported under that name.
 inline constexpr int kAverageSetKernelMaxSize = 6;
+/// The largest element dimension d for which `auto` (the default) lets the sliced kernel compete: it projects
+/// on d² directions (64 at d = 8, 4,096 at d = 64, where one digits k-means run took over 6 CPU minutes
+/// instead of one), so above it auto is the orbit average (or `normalized`) against `sorted`.
+inline constexpr int kAutoSlicedMaxElementDim = 8;
 /// The set kernel that is built for `asked` at set size m (see kAverageSetKernelMaxSize).
 SetKernelType effective_set_kernel(SetKernelType asked, int m);
 
