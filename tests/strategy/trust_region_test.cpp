@@ -63,6 +63,64 @@ TEST(TrustRegion, OnlyLocalStepsCountButEveryTrialMovesTheIncumbent) {
   EXPECT_DOUBLE_EQ(low.radius, 0.01);
 }
 
+TEST(TrustRegion, ACollapsedRegionRestartsWithOneGlobalStep) {
+  TrustRegionRule rule;
+  rule.initial = 0.2;
+  rule.fail = 1;
+  rule.succ = 3;
+  rule.restart = 2;  // collapsed at 0.2 / 2² = 0.05
+  // Design 1, 5, 2; scheduled local steps from trial 3: 4 (failure → 0.1), 3 (failure → 0.05: collapsed),
+  // then trial 5 is the restart's global step (value 9: the new incumbent), the region starts again at 0.2;
+  // 8 (failure → 0.1), 10 (success).
+  const std::vector<double> y{1, 5, 2, 4, 3, 9, 8, 10};
+  const auto scheduled = [](int t) { return t >= 3; };
+  auto after = [&](std::size_t n) {
+    return replay_trust_region(vec(std::vector<double>(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(n))), scheduled, rule);
+  };
+  EXPECT_FALSE(after(4).restart_due);
+  EXPECT_DOUBLE_EQ(after(4).radius, 0.1);
+  const TrustRegion collapsed = after(5);  // what trial 5's suggestion sees
+  EXPECT_TRUE(collapsed.restart_due);
+  EXPECT_DOUBLE_EQ(collapsed.radius, 0.05);
+  EXPECT_EQ(collapsed.restarts, 0);
+  const TrustRegion restarted = after(6);
+  EXPECT_FALSE(restarted.restart_due);
+  EXPECT_DOUBLE_EQ(restarted.radius, 0.2);
+  EXPECT_EQ(restarted.restarts, 1);
+  EXPECT_EQ(restarted.local_steps, 2);  // the restart step is not a local step
+  EXPECT_EQ(restarted.failures, 0);
+  const TrustRegion end = after(8);
+  EXPECT_EQ(end.local_steps, 4);
+  EXPECT_EQ(end.restarts, 1);
+  EXPECT_EQ(end.halvings, 3);
+  EXPECT_EQ(end.successes, 1);  // 10 > 9: trial 7 beat the restart step's incumbent, trial 6 (8 < 9) did not
+  EXPECT_DOUBLE_EQ(end.radius, 0.1);
+  // Without the rule (restart 0) the same history never restarts: trial 5 is a local success.
+  rule.restart = 0;
+  const TrustRegion never = replay_trust_region(vec(y), scheduled, rule);
+  EXPECT_EQ(never.restarts, 0);
+  EXPECT_FALSE(never.restart_due);
+  EXPECT_EQ(never.local_steps, 5);
+  EXPECT_DOUBLE_EQ(never.radius, 0.025);  // 0.2 → 0.1 → 0.05, success, failure → 0.025, success
+}
+
+TEST(TrustRegion, TheCollapseIsCountedOnTheRadiusNotOnTheHalvings) {
+  // A doubling undoes a halving: from 0.2 a success doubles to 0.4, then two failures bring it to 0.1 —
+  // two halvings, but only one below the start, so with restart 2 (collapse at 0.05) nothing restarts yet.
+  TrustRegionRule rule;
+  rule.initial = 0.2;
+  rule.fail = 1;
+  rule.succ = 1;
+  rule.restart = 2;
+  const TrustRegion tr = replay_trust_region(vec({0, 1, 0, 0}), [](int t) { return t >= 1; }, rule);
+  EXPECT_EQ(tr.halvings, 2);
+  EXPECT_DOUBLE_EQ(tr.radius, 0.1);
+  EXPECT_FALSE(tr.restart_due);
+  const TrustRegion more = replay_trust_region(vec({0, 1, 0, 0, 0}), [](int t) { return t >= 1; }, rule);
+  EXPECT_DOUBLE_EQ(more.radius, 0.05);
+  EXPECT_TRUE(more.restart_due);
+}
+
 TEST(TrustRegion, BOStrategysLocalStepStaysInsideTheReplayedRadius) {
   // 5 design points around a bowl's maximum at (0.52, 0.47), then 6 local trials (local_every 1 from trial
   // 5) all worse than the incumbent: with local_fail 2 the radius 0.1 was halved 3 times, to 0.0125.

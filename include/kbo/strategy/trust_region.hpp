@@ -17,6 +17,10 @@ struct TrustRegionRule {
   double max = 0.5;
   int fail = 4;          // consecutive failed local steps that halve it
   int succ = 3;          // consecutive successful local steps that double it
+  // Once the radius has collapsed to initial / 2^restart (0 ⇒ never), the next scheduled local step is a
+  // global step instead and the region restarts at `initial` around the incumbent then: TuRBO restarts a
+  // region whose radius collapsed, since its steps no longer move far enough to leave a poor basin.
+  int restart = 0;
 };
 
 struct TrustRegion {
@@ -26,10 +30,13 @@ struct TrustRegion {
   int failures = 0;
   int halvings = 0;      // how often the radius was halved / doubled
   int doublings = 0;
+  int restarts = 0;      // scheduled local steps that were global restart steps
+  bool restart_due = false;  // the next scheduled local step is a restart (the radius collapsed)
 };
 
 /// Replays the local steps of a history. y: the values (to maximise) of the trials in the order they were
-/// made; is_local(i): trial i was a local step. A local step succeeds when its value is strictly above
+/// made; is_local(i): trial i was scheduled as a local step (with rule.restart, a scheduled step taken while
+/// restart_due was a global restart step: it resets the region and is not counted in local_steps). A local step succeeds when its value is strictly above
 /// every value before it (translation- and scale-invariant, unlike TuRBO's 1e-3·|best| margin, which
 /// depends on the objective's offset). Other trials move the incumbent but leave the counters alone.
 TrustRegion replay_trust_region(const Vec& y, const std::function<bool(int)>& is_local, const TrustRegionRule& rule);
