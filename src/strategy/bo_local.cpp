@@ -27,6 +27,7 @@ TrustRegion BOStrategy::replay_region(const Vec& y, Eigen::Index D) const {
   rule.fail = model_options_.local_fail > 0 ? model_options_.local_fail : std::max<int>(4, static_cast<int>(D));
   rule.succ = model_options_.local_succ;
   rule.restart = model_options_.local_restart;
+  rule.restart_global = model_options_.local_restart_global;
   // Row i is trial i: local steps are taken only when no trial is pending or failed, so the completed
   // rows are all the trials (but for trials that neither completed nor count towards the budget).
   return replay_trust_region(y, [this](int t) { return is_local_trial(t); }, rule);

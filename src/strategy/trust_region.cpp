@@ -2,7 +2,6 @@
 #include "kbo/strategy/trust_region.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 namespace kbo {
@@ -10,8 +9,6 @@ namespace kbo {
 TrustRegion replay_trust_region(const Vec& y, const std::function<bool(int)>& is_local, const TrustRegionRule& rule) {
   TrustRegion tr;
   const double r0 = std::clamp(rule.initial, rule.min, rule.max);
-  // The radius at which the region counts as collapsed: r0 halved rule.restart times (net of doublings).
-  const double collapsed = std::ldexp(r0, -rule.restart) * (1.0 + 1e-9);
   tr.radius = r0;
   double best = -std::numeric_limits<double>::infinity();
   for (Eigen::Index i = 0; i < y.size(); ++i) {
@@ -20,13 +17,14 @@ TrustRegion replay_trust_region(const Vec& y, const std::function<bool(int)>& is
       // A global restart step: the region starts afresh (its centre is the incumbent after this trial).
       ++tr.restarts;
       tr.radius = r0;
-      tr.successes = tr.failures = 0;
+      tr.successes = tr.failures = tr.stalled = 0;
       tr.restart_due = false;
     } else if (is_local(static_cast<int>(i))) {
       ++tr.local_steps;
       if (improved) {
         ++tr.successes;
         tr.failures = 0;
+        tr.stalled = 0;
       } else {
         ++tr.failures;
         tr.successes = 0;
@@ -35,7 +33,16 @@ TrustRegion replay_trust_region(const Vec& y, const std::function<bool(int)>& is
         tr.radius = std::max(tr.radius / 2.0, rule.min);
         tr.failures = 0;
         ++tr.halvings;
-        tr.restart_due = rule.restart > 0 && tr.radius <= collapsed;
+        ++tr.stalled;
+        if (rule.restart > 0 && tr.stalled >= rule.restart) {
+          if (rule.restart_global) {
+            tr.restart_due = true;
+          } else {  // the region restarts at once: the next local step searches the initial radius again
+            ++tr.restarts;
+            tr.radius = r0;
+            tr.stalled = 0;
+          }
+        }
       } else if (tr.successes >= rule.succ) {
         tr.radius = std::min(tr.radius * 2.0, rule.max);
         tr.successes = 0;

@@ -68,7 +68,7 @@ TEST(TrustRegion, ACollapsedRegionRestartsWithOneGlobalStep) {
   rule.initial = 0.2;
   rule.fail = 1;
   rule.succ = 3;
-  rule.restart = 2;  // collapsed at 0.2 / 2² = 0.05
+  rule.restart = 2;  // restart after two halvings with no success in between
   // Design 1, 5, 2; scheduled local steps from trial 3: 4 (failure → 0.1), 3 (failure → 0.05: collapsed),
   // then trial 5 is the restart's global step (value 9: the new incumbent), the region starts again at 0.2;
   // 8 (failure → 0.1), 10 (success).
@@ -104,21 +104,49 @@ TEST(TrustRegion, ACollapsedRegionRestartsWithOneGlobalStep) {
   EXPECT_DOUBLE_EQ(never.radius, 0.025);  // 0.2 → 0.1 → 0.05, success, failure → 0.025, success
 }
 
-TEST(TrustRegion, TheCollapseIsCountedOnTheRadiusNotOnTheHalvings) {
-  // A doubling undoes a halving: from 0.2 a success doubles to 0.4, then two failures bring it to 0.1 —
-  // two halvings, but only one below the start, so with restart 2 (collapse at 0.05) nothing restarts yet.
+TEST(TrustRegion, OnlyHalvingsWithNoSuccessInBetweenCountTowardsARestart) {
+  // fail 1, succ 3 (no doubling here), restart 2. Local steps from trial 1: −1 (failure: 0.2 → 0.1, one
+  // halving without success), 1 (success: the count starts again), 0 (failure → 0.05). The radius is now
+  // 0.2 / 2², but only one halving followed the last success: no restart, until one more failure.
   TrustRegionRule rule;
   rule.initial = 0.2;
   rule.fail = 1;
-  rule.succ = 1;
+  rule.succ = 3;
   rule.restart = 2;
-  const TrustRegion tr = replay_trust_region(vec({0, 1, 0, 0}), [](int t) { return t >= 1; }, rule);
+  const auto scheduled = [](int t) { return t >= 1; };
+  const TrustRegion tr = replay_trust_region(vec({0, -1, 1, 0}), scheduled, rule);
   EXPECT_EQ(tr.halvings, 2);
-  EXPECT_DOUBLE_EQ(tr.radius, 0.1);
+  EXPECT_EQ(tr.stalled, 1);
+  EXPECT_DOUBLE_EQ(tr.radius, 0.05);
   EXPECT_FALSE(tr.restart_due);
-  const TrustRegion more = replay_trust_region(vec({0, 1, 0, 0, 0}), [](int t) { return t >= 1; }, rule);
-  EXPECT_DOUBLE_EQ(more.radius, 0.05);
+  const TrustRegion more = replay_trust_region(vec({0, -1, 1, 0, 0}), scheduled, rule);
+  EXPECT_DOUBLE_EQ(more.radius, 0.025);
+  EXPECT_EQ(more.stalled, 2);
   EXPECT_TRUE(more.restart_due);
+}
+
+TEST(TrustRegion, ARestartWithoutAGlobalStepResetsTheRegionAtOnce) {
+  // As above (fail 1, restart 2) but restart_global false: the second failure in a row (trial 4) resets the
+  // radius to 0.2 at once, and trial 5 is a local step in the fresh region (a success), trial 6 a failure.
+  TrustRegionRule rule;
+  rule.initial = 0.2;
+  rule.fail = 1;
+  rule.succ = 3;
+  rule.restart = 2;
+  rule.restart_global = false;
+  const auto scheduled = [](int t) { return t >= 3; };
+  const TrustRegion reset = replay_trust_region(vec({1, 5, 2, 4, 3}), scheduled, rule);
+  EXPECT_DOUBLE_EQ(reset.radius, 0.2);
+  EXPECT_EQ(reset.restarts, 1);
+  EXPECT_EQ(reset.halvings, 2);
+  EXPECT_EQ(reset.stalled, 0);
+  EXPECT_FALSE(reset.restart_due);
+  const TrustRegion end = replay_trust_region(vec({1, 5, 2, 4, 3, 9, 8}), scheduled, rule);
+  EXPECT_EQ(end.local_steps, 4);
+  EXPECT_EQ(end.restarts, 1);
+  EXPECT_DOUBLE_EQ(end.radius, 0.1);
+  EXPECT_EQ(end.stalled, 1);
+  EXPECT_FALSE(end.restart_due);
 }
 
 TEST(TrustRegion, BOStrategysLocalStepStaysInsideTheReplayedRadius) {

@@ -163,10 +163,11 @@ struct EnumNames<PriorMean> {
   X(int, local_succ, 3)                                                                                        \
   X(double, local_radius_min, 1e-6)                                                                            \
   X(double, local_radius_max, 0.5)                                                                             \
-  /* Once the radius has collapsed to local_radius / 2^local_restart (0 ⇒ never), the next local step is */   \
-  /* a global step (the acquisition on the global model) and the region restarts at local_radius around */   \
-  /* the incumbent: TuRBO's restart; replayed from the history like the radius. docs/bench/bbob.md, s. 12. */ \
+  /* After local_restart halvings of the radius in a row with no successful local step (0 ⇒ never), the */  \
+  /* next local step is a global step (the acquisition on the global model) and the region restarts at */    \
+  /* local_radius around the incumbent: TuRBO's restart, replayed from the history like the radius. */       \
   X(int, local_restart, 0)                                                                                     \
+  X(bool, local_restart_global, true) /* the restart takes a global step (else only the region is reset) */  \
   /* End-game: when the run's budget is known (`kbo optimize`, kbo.minimize, a study's stored budget), its */  \
   /* last endgame_fraction of the BO steps (0 ⇒ never) exploit: each is a local step (endgame local) or */     \
   /* UCB with β scaled by the share of the end-game still to come (endgame decay; 0 at the last trial). */     \

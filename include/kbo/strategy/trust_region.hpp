@@ -17,10 +17,15 @@ struct TrustRegionRule {
   double max = 0.5;
   int fail = 4;          // consecutive failed local steps that halve it
   int succ = 3;          // consecutive successful local steps that double it
-  // Once the radius has collapsed to initial / 2^restart (0 ⇒ never), the next scheduled local step is a
-  // global step instead and the region restarts at `initial` around the incumbent then: TuRBO restarts a
-  // region whose radius collapsed, since its steps no longer move far enough to leave a poor basin.
+  // After `restart` halvings in a row with no successful local step in between (0 ⇒ never), the next
+  // scheduled local step is a global step instead and the region restarts at `initial` around the incumbent
+  // then: TuRBO restarts a region whose radius collapsed; counting only halvings without a success keeps a
+  // region that still improves, however slowly, converging (a collapse measured on the radius alone stopped
+  // the precise convergence BBOB d = 2 needs: docs/bench/bbob.md, session 12).
   int restart = 0;
+  // The restart's step: a global step (true), or none — the region is reset at once to `initial` around
+  // the incumbent and the next local step searches it.
+  bool restart_global = true;
 };
 
 struct TrustRegion {
@@ -30,8 +35,9 @@ struct TrustRegion {
   int failures = 0;
   int halvings = 0;      // how often the radius was halved / doubled
   int doublings = 0;
-  int restarts = 0;      // scheduled local steps that were global restart steps
-  bool restart_due = false;  // the next scheduled local step is a restart (the radius collapsed)
+  int restarts = 0;      // restarts of the region (with restart_global: scheduled steps taken as global steps)
+  int stalled = 0;       // halvings since the last successful local step or restart
+  bool restart_due = false;  // the next scheduled local step is a restart (stalled reached rule.restart)
 };
 
 /// Replays the local steps of a history. y: the values (to maximise) of the trials in the order they were
