@@ -125,10 +125,11 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
     if (u) return u;
   }
 
-  // The GP's own neighbourhood (auto falls back to it): 5·(D + 1) nearest, not the quadratic's 2p, which in
-  // 6 dimensions is 56 — every point of a 55-evaluation run, i.e. no longer a local model.
-  if (quadratic && model_options_.local_points == 0)
+  // local_auto_gp_own_points: the GP's own neighbourhood (auto falls back to it), 5·(D + 1) nearest, not the
+  // quadratic's 2p, which in 6 dimensions is 56 — every point of a 55-evaluation run: no longer local.
+  if (quadratic && model_options_.local_auto_gp_own_points && model_options_.local_points == 0)
     rows.resize(static_cast<std::size_t>(std::min<Eigen::Index>(m, 5 * (D + 1))));
+  if (quadratic && info_.contains("local")) info_["local"]["gp_points"] = rows.size();
   const Mat Ul = U(rows, Eigen::all);
   const Vec yl = model_targets(y(rows), model_options_.local_warp);  // scaled on the neighbours alone
   std::optional<GP> local;

@@ -9,19 +9,20 @@ namespace kbo {
 TrustRegion replay_trust_region(const Vec& y, const std::function<bool(int)>& is_local, const TrustRegionRule& rule) {
   TrustRegion tr;
   const double r0 = std::clamp(rule.initial, rule.min, rule.max);
-  tr.radius = r0;
+  tr.radius = tr.success_radius = r0;
   double best = -std::numeric_limits<double>::infinity();
   for (Eigen::Index i = 0; i < y.size(); ++i) {
     const bool improved = y[i] > best;
     if (is_local(static_cast<int>(i)) && tr.restart_due) {
       // A global restart step: the region starts afresh (its centre is the incumbent after this trial).
       ++tr.restarts;
-      tr.radius = r0;
+      tr.radius = tr.success_radius = r0;
       tr.successes = tr.failures = tr.stalled = 0;
       tr.restart_due = false;
     } else if (is_local(static_cast<int>(i))) {
       ++tr.local_steps;
       if (improved) {
+        tr.success_radius = tr.radius;
         ++tr.successes;
         tr.failures = 0;
         tr.stalled = 0;
@@ -37,9 +38,9 @@ TrustRegion replay_trust_region(const Vec& y, const std::function<bool(int)>& is
         if (rule.restart > 0 && tr.stalled >= rule.restart) {
           if (rule.restart_global) {
             tr.restart_due = true;
-          } else {  // the region restarts at once: the next local step searches the initial radius again
+          } else {  // the region restarts at once, at the scale where a local step last made progress
             ++tr.restarts;
-            tr.radius = r0;
+            tr.radius = tr.success_radius;
             tr.stalled = 0;
           }
         }

@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "kbo/core/error.hpp"
+#include "kbo/core/random.hpp"
 #include "kbo/strategy/bo_strategy.hpp"
 #include "kbo/strategy/trust_region.hpp"
 
@@ -147,6 +149,41 @@ TEST(TrustRegion, ARestartWithoutAGlobalStepResetsTheRegionAtOnce) {
   EXPECT_DOUBLE_EQ(end.radius, 0.1);
   EXPECT_EQ(end.stalled, 1);
   EXPECT_FALSE(end.restart_due);
+  // The reset goes to the radius of the last successful local step: −1 (failure → 0.1), 1 (success at 0.1),
+  // 0, 0 (failures → 0.05, → 0.025: two halvings since the success) → reset to 0.1, not 0.2.
+  const TrustRegion scale = replay_trust_region(vec({0, -1, 1, 0, 0}), [](int t) { return t >= 1; }, rule);
+  EXPECT_EQ(scale.restarts, 1);
+  EXPECT_DOUBLE_EQ(scale.success_radius, 0.1);
+  EXPECT_DOUBLE_EQ(scale.radius, 0.1);
+  EXPECT_THROW(BOModelOptions::from_json({{"local_restart", -1}}), InputError);
+}
+
+TEST(TrustRegion, AutosFallbackGPUsesItsOwnNeighboursWhenAsked) {
+  // D = 4: the quadratic needs p = 15 coefficients and takes max(5·5, 2·15) = 30 neighbours; the GP's own
+  // count is 5·(D + 1) = 25. On a rippled cone the quadratic's R² is below 0.99, so auto's GP takes the step.
+  auto space = std::make_shared<BoxSpace>(Box::unit(4));
+  Rng rng = make_rng(7);
+  std::uniform_real_distribution<double> unif(0.0, 1.0);
+  Mat X(40, 4);
+  for (Eigen::Index i = 0; i < X.rows(); ++i)
+    for (Eigen::Index j = 0; j < 4; ++j) X(i, j) = unif(rng);
+  Vec y(40);
+  // A rippled L1 cone: kinks and ripples that no quadratic explains.
+  for (Eigen::Index i = 0; i < 40; ++i)
+    y[i] = -(X.row(i).array() - 0.5).abs().sum() + 0.2 * (25.0 * X.row(i).array()).cos().sum();
+  for (const bool own : {false, true}) {
+    StrategyConfig c;
+    c.seed = 4;
+    c.module_options["bo"] = {{"local_every", 1}, {"local_model", "auto"}, {"local_auto_gp_own_points", own}};
+    BOStrategy s(c, space);
+    s.suggest(X, y, Mat(0, 4), 40);
+    const nlohmann::json info = s.last_info();
+    ASSERT_TRUE(info.contains("local")) << own;
+    ASSERT_TRUE(info["local"]["r2"].is_number()) << info["local"].dump();
+    EXPECT_LT(info["local"]["r2"].get<double>(), 0.99) << own;
+    EXPECT_EQ(info["local"]["points"].get<int>(), 30) << own;
+    EXPECT_EQ(info["local"]["gp_points"].get<int>(), own ? 25 : 30) << own;
+  }
 }
 
 TEST(TrustRegion, BOStrategysLocalStepStaysInsideTheReplayedRadius) {

@@ -23,8 +23,9 @@ struct TrustRegionRule {
   // region that still improves, however slowly, converging (a collapse measured on the radius alone stopped
   // the precise convergence BBOB d = 2 needs: docs/bench/bbob.md, session 12).
   int restart = 0;
-  // The restart's step: a global step (true), or none — the region is reset at once to `initial` around
-  // the incumbent and the next local step searches it.
+  // The restart's step: a global step (true; the region restarts at `initial`), or none — the region is
+  // reset at once to the radius at which a local step last succeeded (`initial` if none did since the region
+  // began), the scale where progress was last made: a reset to `initial` undid the convergence of long runs.
   bool restart_global = true;
 };
 
@@ -36,6 +37,7 @@ struct TrustRegion {
   int halvings = 0;      // how often the radius was halved / doubled
   int doublings = 0;
   int restarts = 0;      // restarts of the region (with restart_global: scheduled steps taken as global steps)
+  double success_radius = 0.0;  // the radius of the last successful local step (initial if none yet)
   int stalled = 0;       // halvings since the last successful local step or restart
   bool restart_due = false;  // the next scheduled local step is a restart (stalled reached rule.restart)
 };
