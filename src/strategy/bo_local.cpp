@@ -19,6 +19,26 @@
 
 namespace kbo {
 
+TrustRegion BOStrategy::replay_region(const Vec& y, Eigen::Index D) const {
+  TrustRegionRule rule;
+  rule.initial = model_options_.local_radius;
+  rule.min = model_options_.local_radius_min;
+  rule.max = model_options_.local_radius_max;
+  rule.fail = model_options_.local_fail > 0 ? model_options_.local_fail : std::max<int>(4, static_cast<int>(D));
+  rule.succ = model_options_.local_succ;
+  rule.restart = model_options_.local_restart;
+  rule.restart_global = model_options_.local_restart_global;
+  // Row i is trial i: local steps are taken only when no trial is pending or failed, so the completed
+  // rows are all the trials (but for trials that neither completed nor count towards the budget).
+  return replay_trust_region(y, [this](int t) { return is_local_trial(t); }, rule);
+}
+
+nlohmann::json BOStrategy::describe_region(const TrustRegion& tr) {
+  return {{"radius", tr.radius},     {"local_steps", tr.local_steps}, {"successes", tr.successes},
+          {"failures", tr.failures}, {"halvings", tr.halvings},       {"doublings", tr.doublings},
+          {"restarts", tr.restarts}};
+}
+
 std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index) {
   const Eigen::Index n = U.rows(), D = U.cols();
   // A quadratic has p = (D + 1)(D + 2)/2 coefficients: by default twice as many neighbours fit it.
@@ -61,15 +81,7 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
   Vec half = spread;
   std::optional<TrustRegion> tr;
   if (trust) {
-    TrustRegionRule rule;
-    rule.initial = model_options_.local_radius;
-    rule.min = model_options_.local_radius_min;
-    rule.max = model_options_.local_radius_max;
-    rule.fail = model_options_.local_fail > 0 ? model_options_.local_fail : std::max<int>(4, static_cast<int>(D));
-    rule.succ = model_options_.local_succ;
-    // Row i is trial i: local steps are taken only when no trial is pending or failed, so the completed
-    // rows are all the trials (but for trials that neither completed nor count towards the budget).
-    tr = replay_trust_region(y, [this](int t) { return is_local_trial(t); }, rule);
+    tr = replay_region(y, D);
     half.setConstant(tr->radius);
   }
   const Vec lo = (centre - half).cwiseMax(0.0), hi = (centre + half).cwiseMin(1.0);
@@ -77,9 +89,7 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
   auto describe = [&](nlohmann::json j) {
     j["points"] = m;
     j["half_width"] = std::vector<double>(half.data(), half.data() + D);
-    if (tr)
-      j["trust_region"] = {{"radius", tr->radius},       {"local_steps", tr->local_steps}, {"successes", tr->successes},
-                           {"failures", tr->failures},   {"halvings", tr->halvings},       {"doublings", tr->doublings}};
+    if (tr) j["trust_region"] = describe_region(*tr);
     return j;
   };
 
@@ -115,6 +125,11 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
     if (u) return u;
   }
 
+  // local_auto_gp_own_points: the GP's own neighbourhood (auto falls back to it), 5·(D + 1) nearest, not the
+  // quadratic's 2p, which in 6 dimensions is 56 — every point of a 55-evaluation run: no longer local.
+  if (quadratic && model_options_.local_auto_gp_own_points && model_options_.local_points == 0)
+    rows.resize(static_cast<std::size_t>(std::min<Eigen::Index>(m, 5 * (D + 1))));
+  if (quadratic && info_.contains("local")) info_["local"]["gp_points"] = rows.size();
   const Mat Ul = U(rows, Eigen::all);
   const Vec yl = model_targets(y(rows), model_options_.local_warp);  // scaled on the neighbours alone
   std::optional<GP> local;

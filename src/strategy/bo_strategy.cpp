@@ -308,7 +308,15 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     const std::optional<double> endgame_share = endgame_remaining(trial_index);
     if (endgame_share) info_["endgame"] = {{"mode", enum_name(model_options_.endgame)}, {"remaining_share", *endgame_share}};
     if (is_local_trial(trial_index) && Pu.rows() == 0 && Fu.rows() == 0 && m == 0 && continuous_) {
-      local_u = local_step(U, y, best, trial_index);
+      // A stalled trust region (local_restart, local_restart_global): this step is global and the region
+      // restarts after it (a region-only restart is replayed inside local_step).
+      const std::optional<TrustRegion> region =
+          model_options_.local_radius > 0.0 && model_options_.local_restart > 0 ? std::optional(replay_region(y, D))
+                                                                                  : std::nullopt;
+      if (region && region->restart_due)
+        info_["local"] = {{"model", "global"}, {"restart", true}, {"trust_region", describe_region(*region)}};
+      else
+        local_u = local_step(U, y, best, trial_index);
     }
     std::unique_ptr<Acquisition> acq;
     std::vector<GP> draws;  // must outlive acq

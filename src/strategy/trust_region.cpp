@@ -8,15 +8,24 @@ namespace kbo {
 
 TrustRegion replay_trust_region(const Vec& y, const std::function<bool(int)>& is_local, const TrustRegionRule& rule) {
   TrustRegion tr;
-  tr.radius = std::clamp(rule.initial, rule.min, rule.max);
+  const double r0 = std::clamp(rule.initial, rule.min, rule.max);
+  tr.radius = tr.success_radius = r0;
   double best = -std::numeric_limits<double>::infinity();
   for (Eigen::Index i = 0; i < y.size(); ++i) {
     const bool improved = y[i] > best;
-    if (is_local(static_cast<int>(i))) {
+    if (is_local(static_cast<int>(i)) && tr.restart_due) {
+      // A global restart step: the region starts afresh (its centre is the incumbent after this trial).
+      ++tr.restarts;
+      tr.radius = tr.success_radius = r0;
+      tr.successes = tr.failures = tr.stalled = 0;
+      tr.restart_due = false;
+    } else if (is_local(static_cast<int>(i))) {
       ++tr.local_steps;
       if (improved) {
+        tr.success_radius = tr.radius;
         ++tr.successes;
         tr.failures = 0;
+        tr.stalled = 0;
       } else {
         ++tr.failures;
         tr.successes = 0;
@@ -25,6 +34,16 @@ TrustRegion replay_trust_region(const Vec& y, const std::function<bool(int)>& is
         tr.radius = std::max(tr.radius / 2.0, rule.min);
         tr.failures = 0;
         ++tr.halvings;
+        ++tr.stalled;
+        if (rule.restart > 0 && tr.stalled >= rule.restart) {
+          if (rule.restart_global) {
+            tr.restart_due = true;
+          } else {  // the region restarts at once, at the scale where a local step last made progress
+            ++tr.restarts;
+            tr.radius = tr.success_radius;
+            tr.stalled = 0;
+          }
+        }
       } else if (tr.successes >= rule.succ) {
         tr.radius = std::min(tr.radius * 2.0, rule.max);
         tr.successes = 0;

@@ -265,7 +265,11 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
   if (info.contains("local") && info["local"].is_object()) {
     // A quadratic that could not be fitted left the step to the local GP.
     const bool quadratic = info["local"].value("model", "gp") == "quadratic" && info["local"].value("fitted", false);
-    nlohmann::json l = {{"model", quadratic ? "quadratic" : "gp"}};
+    // A trust-region restart (local_restart) took a global step.
+    const bool restart = info["local"].value("restart", false);
+    nlohmann::json l = {{"model", restart ? "global" : quadratic ? "quadratic" : "gp"}};
+    if (restart) l["restart"] = true;
+    if (info["local"].contains("r2") && info["local"]["r2"].is_number()) l["r2"] = info["local"]["r2"];
     if (info["local"].contains("trust_region")) l["trust_region"] = info["local"]["trust_region"];
     if (info["local"].contains("radius_used")) l["radius_used"] = info["local"]["radius_used"];
     kept["local"] = l;

@@ -64,3 +64,65 @@ TEST(TrustRegionCli, RadiusFollowsSuccessesAndFailuresAndSurvivesAResume) {
   EXPECT_EQ(bad.err_lines(), 1);
   EXPECT_NE(bad.err.find("local_radius"), std::string::npos);
 }
+
+// local_restart: after local_restart halvings in a row with no improving local step in between (here 2: with
+// local_fail 1, two failed local steps in a row), the next scheduled local step is a global step (info.local:
+// model "global", restart true) and the region restarts at local_radius — or, with local_restart_global
+// false, the region is reset at once to the radius of the last improving local step and every step stays
+// local. Computed here from the printed values
+// alone, also across a resume by a second process.
+TEST(TrustRegionCli, ACollapsedRegionRestarts) {
+  TempDir dir("trust_region_restart_cli");
+  auto check = [](const json& out, bool global) {
+    double radius = 0.2, best = std::numeric_limits<double>::infinity();
+    int restarts = 0, local = 0, stalled = 0;
+    double success_radius = 0.2;  // the radius of the last improving local step
+    for (const auto& t : out["trials"]) {
+      const int id = t["id"].get<int>();
+      const double v = t["value"].get<double>();
+      if (id >= 5) {
+        EXPECT_TRUE(t.contains("info") && t["info"].contains("local")) << id;
+        if (!t.contains("info") || !t["info"].contains("local")) continue;
+        const json& l = t["info"]["local"];
+        const bool due = global && stalled >= 2;
+        EXPECT_EQ(l.value("restart", false), due) << id;
+        // (a quadratic that cannot be fitted leaves the local step to the local GP: "gp")
+        EXPECT_EQ(l["model"].get<std::string>() == "global", due) << id;
+        EXPECT_NEAR(l["trust_region"]["radius"].get<double>(), radius, 1e-15 * radius) << id;
+        EXPECT_EQ(l["trust_region"]["restarts"].get<int>(), restarts) << id;
+        if (due) {
+          ++restarts;
+          radius = success_radius = 0.2;
+          stalled = 0;
+        } else {
+          ++local;
+          if (v < best) success_radius = radius;
+          radius = std::clamp(v < best ? 2.0 * radius : radius / 2.0, 1e-6, 0.5);
+          stalled = v < best ? 0 : stalled + 1;
+          if (!global && stalled >= 2) ++restarts, radius = success_radius, stalled = 0;
+        }
+      }
+      if (v < best) best = v;
+    }
+    EXPECT_GE(restarts, 1);  // the history must exercise the rule (bbob:8:1 from seed 3 does)
+    return local + (global ? restarts : 0);
+  };
+  for (const bool global : {true, false}) {
+    const std::string options = quote(std::string(R"({"bo": {"local_every": 1, "local_model": "quadratic", "local_radius": 0.2, )") +
+                                      R"("local_fail": 1, "local_succ": 1, "local_restart": 2, "local_restart_global": )" +
+                                      (global ? "true" : "false") + "}}");
+    const std::string common = "optimize --problem bbob:8:1 --dim 2 --init 5 --seed 3 --json --options " + options;
+    const CmdResult once = run_kbo(common + " --iters 20 --storage memory", dir);
+    ASSERT_EQ(once.code, 0) << once.err;
+    EXPECT_EQ(check(once.json(), global), 20);
+    const std::string db = "sqlite:" + (dir.path / (global ? "g.db" : "l.db")).string();
+    ASSERT_EQ(run_kbo(common + " --iters 7 --storage " + db, dir).code, 0);
+    const CmdResult resumed = run_kbo(common + " --iters 20 --storage " + db, dir);
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    EXPECT_EQ(check(resumed.json(), global), 20);
+  }
+  const CmdResult bad = run_kbo("optimize --problem branin --iters 2 --options " + quote(R"({"bo": {"local_restart": -1}})"), dir);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err_lines(), 1);
+  EXPECT_NE(bad.err.find("local_restart"), std::string::npos);
+}

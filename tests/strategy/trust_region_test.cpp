@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "kbo/core/error.hpp"
+#include "kbo/core/random.hpp"
 #include "kbo/strategy/bo_strategy.hpp"
 #include "kbo/strategy/trust_region.hpp"
 
@@ -61,6 +63,127 @@ TEST(TrustRegion, OnlyLocalStepsCountButEveryTrialMovesTheIncumbent) {
   const TrustRegion low = replay_trust_region(Vec::Zero(11), [](int t) { return t >= 1; }, rule);
   EXPECT_EQ(low.halvings, 10);
   EXPECT_DOUBLE_EQ(low.radius, 0.01);
+}
+
+TEST(TrustRegion, ACollapsedRegionRestartsWithOneGlobalStep) {
+  TrustRegionRule rule;
+  rule.initial = 0.2;
+  rule.fail = 1;
+  rule.succ = 3;
+  rule.restart = 2;  // restart after two halvings with no success in between
+  // Design 1, 5, 2; scheduled local steps from trial 3: 4 (failure → 0.1), 3 (failure → 0.05: collapsed),
+  // then trial 5 is the restart's global step (value 9: the new incumbent), the region starts again at 0.2;
+  // 8 (failure → 0.1), 10 (success).
+  const std::vector<double> y{1, 5, 2, 4, 3, 9, 8, 10};
+  const auto scheduled = [](int t) { return t >= 3; };
+  auto after = [&](std::size_t n) {
+    return replay_trust_region(vec(std::vector<double>(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(n))), scheduled, rule);
+  };
+  EXPECT_FALSE(after(4).restart_due);
+  EXPECT_DOUBLE_EQ(after(4).radius, 0.1);
+  const TrustRegion collapsed = after(5);  // what trial 5's suggestion sees
+  EXPECT_TRUE(collapsed.restart_due);
+  EXPECT_DOUBLE_EQ(collapsed.radius, 0.05);
+  EXPECT_EQ(collapsed.restarts, 0);
+  const TrustRegion restarted = after(6);
+  EXPECT_FALSE(restarted.restart_due);
+  EXPECT_DOUBLE_EQ(restarted.radius, 0.2);
+  EXPECT_EQ(restarted.restarts, 1);
+  EXPECT_EQ(restarted.local_steps, 2);  // the restart step is not a local step
+  EXPECT_EQ(restarted.failures, 0);
+  const TrustRegion end = after(8);
+  EXPECT_EQ(end.local_steps, 4);
+  EXPECT_EQ(end.restarts, 1);
+  EXPECT_EQ(end.halvings, 3);
+  EXPECT_EQ(end.successes, 1);  // 10 > 9: trial 7 beat the restart step's incumbent, trial 6 (8 < 9) did not
+  EXPECT_DOUBLE_EQ(end.radius, 0.1);
+  // Without the rule (restart 0) the same history never restarts: trial 5 is a local success.
+  rule.restart = 0;
+  const TrustRegion never = replay_trust_region(vec(y), scheduled, rule);
+  EXPECT_EQ(never.restarts, 0);
+  EXPECT_FALSE(never.restart_due);
+  EXPECT_EQ(never.local_steps, 5);
+  EXPECT_DOUBLE_EQ(never.radius, 0.025);  // 0.2 → 0.1 → 0.05, success, failure → 0.025, success
+}
+
+TEST(TrustRegion, OnlyHalvingsWithNoSuccessInBetweenCountTowardsARestart) {
+  // fail 1, succ 3 (no doubling here), restart 2. Local steps from trial 1: −1 (failure: 0.2 → 0.1, one
+  // halving without success), 1 (success: the count starts again), 0 (failure → 0.05). The radius is now
+  // 0.2 / 2², but only one halving followed the last success: no restart, until one more failure.
+  TrustRegionRule rule;
+  rule.initial = 0.2;
+  rule.fail = 1;
+  rule.succ = 3;
+  rule.restart = 2;
+  const auto scheduled = [](int t) { return t >= 1; };
+  const TrustRegion tr = replay_trust_region(vec({0, -1, 1, 0}), scheduled, rule);
+  EXPECT_EQ(tr.halvings, 2);
+  EXPECT_EQ(tr.stalled, 1);
+  EXPECT_DOUBLE_EQ(tr.radius, 0.05);
+  EXPECT_FALSE(tr.restart_due);
+  const TrustRegion more = replay_trust_region(vec({0, -1, 1, 0, 0}), scheduled, rule);
+  EXPECT_DOUBLE_EQ(more.radius, 0.025);
+  EXPECT_EQ(more.stalled, 2);
+  EXPECT_TRUE(more.restart_due);
+}
+
+TEST(TrustRegion, ARestartWithoutAGlobalStepResetsTheRegionAtOnce) {
+  // As above (fail 1, restart 2) but restart_global false: the second failure in a row (trial 4) resets the
+  // radius to 0.2 at once, and trial 5 is a local step in the fresh region (a success), trial 6 a failure.
+  TrustRegionRule rule;
+  rule.initial = 0.2;
+  rule.fail = 1;
+  rule.succ = 3;
+  rule.restart = 2;
+  rule.restart_global = false;
+  const auto scheduled = [](int t) { return t >= 3; };
+  const TrustRegion reset = replay_trust_region(vec({1, 5, 2, 4, 3}), scheduled, rule);
+  EXPECT_DOUBLE_EQ(reset.radius, 0.2);
+  EXPECT_EQ(reset.restarts, 1);
+  EXPECT_EQ(reset.halvings, 2);
+  EXPECT_EQ(reset.stalled, 0);
+  EXPECT_FALSE(reset.restart_due);
+  const TrustRegion end = replay_trust_region(vec({1, 5, 2, 4, 3, 9, 8}), scheduled, rule);
+  EXPECT_EQ(end.local_steps, 4);
+  EXPECT_EQ(end.restarts, 1);
+  EXPECT_DOUBLE_EQ(end.radius, 0.1);
+  EXPECT_EQ(end.stalled, 1);
+  EXPECT_FALSE(end.restart_due);
+  // The reset goes to the radius of the last successful local step: −1 (failure → 0.1), 1 (success at 0.1),
+  // 0, 0 (failures → 0.05, → 0.025: two halvings since the success) → reset to 0.1, not 0.2.
+  const TrustRegion scale = replay_trust_region(vec({0, -1, 1, 0, 0}), [](int t) { return t >= 1; }, rule);
+  EXPECT_EQ(scale.restarts, 1);
+  EXPECT_DOUBLE_EQ(scale.success_radius, 0.1);
+  EXPECT_DOUBLE_EQ(scale.radius, 0.1);
+  EXPECT_THROW(BOModelOptions::from_json({{"local_restart", -1}}), InputError);
+}
+
+TEST(TrustRegion, AutosFallbackGPUsesItsOwnNeighboursWhenAsked) {
+  // D = 4: the quadratic needs p = 15 coefficients and takes max(5·5, 2·15) = 30 neighbours; the GP's own
+  // count is 5·(D + 1) = 25. On a rippled cone the quadratic's R² is below 0.99, so auto's GP takes the step.
+  auto space = std::make_shared<BoxSpace>(Box::unit(4));
+  Rng rng = make_rng(7);
+  std::uniform_real_distribution<double> unif(0.0, 1.0);
+  Mat X(40, 4);
+  for (Eigen::Index i = 0; i < X.rows(); ++i)
+    for (Eigen::Index j = 0; j < 4; ++j) X(i, j) = unif(rng);
+  Vec y(40);
+  // A rippled L1 cone: kinks and ripples that no quadratic explains.
+  for (Eigen::Index i = 0; i < 40; ++i)
+    y[i] = -(X.row(i).array() - 0.5).abs().sum() + 0.2 * (25.0 * X.row(i).array()).cos().sum();
+  for (const bool own : {false, true}) {
+    StrategyConfig c;
+    c.seed = 4;
+    c.module_options["bo"] = {{"local_every", 1}, {"local_model", "auto"}, {"local_auto_gp_own_points", own}};
+    BOStrategy s(c, space);
+    s.suggest(X, y, Mat(0, 4), 40);
+    const nlohmann::json info = s.last_info();
+    ASSERT_TRUE(info.contains("local")) << own;
+    ASSERT_TRUE(info["local"]["r2"].is_number()) << info["local"].dump();
+    EXPECT_LT(info["local"]["r2"].get<double>(), 0.99) << own;
+    EXPECT_EQ(info["local"]["points"].get<int>(), 30) << own;
+    EXPECT_EQ(info["local"]["gp_points"].get<int>(), own ? 25 : 30) << own;
+  }
 }
 
 TEST(TrustRegion, BOStrategysLocalStepStaysInsideTheReplayedRadius) {

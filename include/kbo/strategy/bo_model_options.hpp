@@ -149,10 +149,15 @@ struct EnumNames<PriorMean> {
   /* global and local steps where the global model alone converges slowly (docs/bench/scale.md). */    \
   X(int, local_above, 0)                                                                                       \
   X(int, local_points, 0)                                                                                      \
-  X(OutputWarp, local_warp, OutputWarp::LogTop) /* the local model's target warp */                        \
+  /* The local GP's target warp (none: better end-game polish on Hartmann-6, but longer long runs; */          \
+  /* docs/bench/bbob.md, "Session 12"). */                                                                     \
+  X(OutputWarp, local_warp, OutputWarp::LogTop)                                                                \
   X(double, local_beta, 1.0)               /* the local step maximises μ + √local_beta σ of the local model */ \
   X(LocalModel, local_model, LocalModel::Auto) /* gp, quadratic (least squares), or auto */ \
   X(double, local_min_r2, 0.99) /* auto: the quadratic steps where its fit's R² is at least this, else the GP */ \
+  /* auto: the fallback GP is fitted on its own neighbours (local_points, or 5·(D + 1)) instead of the */     \
+  /* quadratic's max(5·(D + 1), (D + 1)(D + 2)) — in 6 dimensions 56, every point of a 55-evaluation run. */  \
+  X(bool, local_auto_gp_own_points, false)                                                                     \
   /* A real trust region for the local steps (TuRBO, Eriksson et al. 2019; kbo/strategy/trust_region.hpp): */ \
   /* local_radius > 0 replaces the neighbours' box by a cube of that initial half width (unit-cube units) */   \
   /* centred at the incumbent, halved after local_fail consecutive local steps that did not improve the */    \
@@ -163,6 +168,14 @@ struct EnumNames<PriorMean> {
   X(int, local_succ, 3)                                                                                        \
   X(double, local_radius_min, 1e-6)                                                                            \
   X(double, local_radius_max, 0.5)                                                                             \
+  /* After local_restart halvings of the radius in a row with no successful local step (0 ⇒ never), the */  \
+  /* region restarts around the incumbent (TuRBO's restart, replayed from the history like the radius); */   \
+  /* with local_restart_global the restart's step is a global step (the acquisition on the global model) */  \
+  /* and the region restarts at local_radius, else the region is reset to the radius of the last successful */ \
+  /* local step (local_radius if none) and the next local step searches it. */                                \
+  /* docs/bench/bbob.md, "Session 12". */                                                                        \
+  X(int, local_restart, 0)                                                                                     \
+  X(bool, local_restart_global, false)                                                                         \
   /* End-game: when the run's budget is known (`kbo optimize`, kbo.minimize, a study's stored budget), its */  \
   /* last endgame_fraction of the BO steps (0 ⇒ never) exploit: each is a local step (endgame local) or */     \
   /* UCB with β scaled by the share of the end-game still to come (endgame decay; 0 at the last trial). */     \

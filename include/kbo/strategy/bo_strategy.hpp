@@ -10,6 +10,7 @@
 #include "kbo/core/space.hpp"   // UnitCubeSpace
 #include "kbo/model/hmc.hpp"
 #include "kbo/strategy/bo_model_options.hpp"
+#include "kbo/strategy/trust_region.hpp"
 #include "kbo/strategy/registry.hpp"  // NamedKernel
 #include "kbo/strategy/strategy.hpp"
 
@@ -114,8 +115,12 @@ class BOStrategy : public Strategy {
   // Local trust-region step (bo_local.cpp, BOModelOptions::local_every): the unit-cube point, or nothing
   // when the neighbourhood is degenerate (the global step is taken then).
   std::optional<Vec> local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index);
-  // Trial t is (was) a local step: the end-game's local steps and every local_every-th BO step.
+  // Trial t is (was) scheduled as a local step: the end-game's local steps and every local_every-th BO step
+  // (with local_restart, a scheduled step taken when the region had collapsed was a global restart step).
   bool is_local_trial(int t) const;
+  // The trust region replayed from the values of the trials so far (row i = trial i; trust_region.hpp).
+  TrustRegion replay_region(const Vec& y, Eigen::Index D) const;
+  static nlohmann::json describe_region(const TrustRegion& tr);  // trial info
   // Its quadratic form (LocalModel::Quadratic): the maximiser of a least-squares quadratic of y(rows) in the
   // box [lo, hi] around centre (coordinates scaled by `scale` for the fit); nothing when the fit is
   // underdetermined or predicts no improvement.

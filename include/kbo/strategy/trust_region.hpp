@@ -17,6 +17,16 @@ struct TrustRegionRule {
   double max = 0.5;
   int fail = 4;          // consecutive failed local steps that halve it
   int succ = 3;          // consecutive successful local steps that double it
+  // After `restart` halvings in a row with no successful local step in between (0 ⇒ never), the next
+  // scheduled local step is a global step instead and the region restarts at `initial` around the incumbent
+  // then: TuRBO restarts a region whose radius collapsed; counting only halvings without a success keeps a
+  // region that still improves, however slowly, converging (a collapse measured on the radius alone stopped
+  // the precise convergence BBOB d = 2 needs: docs/bench/bbob.md, session 12).
+  int restart = 0;
+  // The restart's step: a global step (true; the region restarts at `initial`), or none — the region is
+  // reset at once to the radius at which a local step last succeeded (`initial` if none did since the region
+  // began), the scale where progress was last made: a reset to `initial` undid the convergence of long runs.
+  bool restart_global = true;
 };
 
 struct TrustRegion {
@@ -26,10 +36,15 @@ struct TrustRegion {
   int failures = 0;
   int halvings = 0;      // how often the radius was halved / doubled
   int doublings = 0;
+  int restarts = 0;      // restarts of the region (with restart_global: scheduled steps taken as global steps)
+  double success_radius = 0.0;  // the radius of the last successful local step (initial if none yet)
+  int stalled = 0;       // halvings since the last successful local step or restart
+  bool restart_due = false;  // the next scheduled local step is a restart (stalled reached rule.restart)
 };
 
 /// Replays the local steps of a history. y: the values (to maximise) of the trials in the order they were
-/// made; is_local(i): trial i was a local step. A local step succeeds when its value is strictly above
+/// made; is_local(i): trial i was scheduled as a local step (with rule.restart, a scheduled step taken while
+/// restart_due was a global restart step: it resets the region and is not counted in local_steps). A local step succeeds when its value is strictly above
 /// every value before it (translation- and scale-invariant, unlike TuRBO's 1e-3·|best| margin, which
 /// depends on the objective's offset). Other trials move the incumbent but leave the counters alone.
 TrustRegion replay_trust_region(const Vec& y, const std::function<bool(int)>& is_local, const TrustRegionRule& rule);
