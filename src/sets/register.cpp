@@ -38,7 +38,8 @@ void register_sets_module() {
          out.push_back({"set-" + enum_name(effective_set_kernel(SetKernelType::Average, m)),
                         make_set_kernel(c.kernel, m, d, c.ard, SetKernelType::Average, 0, c.seed)});
          if (d <= kAutoSlicedMaxElementDim)
-           out.push_back({"set-sliced", make_set_kernel(c.kernel, m, d, c.ard, SetKernelType::Sliced, 0, c.seed)});
+           out.push_back({"set-sliced", make_set_kernel(c.kernel, m, d, c.ard, SetKernelType::Sliced, 0, c.seed),
+                          /*splits_coincident=*/true});
          return out;
        },
        [](const StrategyConfig& c, const Space& space) {

@@ -76,6 +76,7 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
                  kernels.empty() ? KernelPtr() : std::move(kernels.front().kernel)) {
   if (kernels.empty()) return;
   model_name_ = kernels.front().name;
+  splits_coincident_ = kernels.front().splits_coincident;
   for (std::size_t k = 1; k < kernels.size(); ++k) {
     kernels[k].kernel = with_constant_mean(std::move(kernels[k].kernel), gls_mean_variance());
     init_categorical_lengthscales(*kernels[k].kernel);
@@ -248,6 +249,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
           std::swap(gp_, gp_candidates_[winner - 1]);
           std::swap(model_name_, candidates_[winner - 1].name);
           std::swap(kernel_, candidates_[winner - 1].kernel);
+          std::swap(splits_coincident_, candidates_[winner - 1].splits_coincident);
         }
         info_["kernel_objectives"] = objectives;
       } else if (alt_kernel_) {
@@ -362,12 +364,33 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
       res = maximize_acquisition(*acq, *unit_, opt, incumbent_start);
     }
     u = res.x;
+    std::string step_kernel = model_name_;  // the kernel whose model took this step
+    // BOModelOptions::coincident_fallback (sets, auto): a suggestion with two coincident elements is where a
+    // smooth set kernel's posterior variance has a ridge (docs/bench/structure.md updates 3-5), not what the
+    // data show; unless the incumbent has coincident elements too (then the objective rewards them), the
+    // candidate that separates them at first order (the sliced kernel) takes this step.
+    if (model_options_.coincident_fallback && !local_u && !exploit && draws.empty() && !conditions && m == 0 &&
+        !splits_coincident_ && !candidates_.empty() &&
+        space_->has_coincident_elements(unit_->from_unit(u)) &&
+        !space_->has_coincident_elements(unit_->from_unit(U.row(best).transpose()))) {
+      for (std::size_t k = 0; k < candidates_.size(); ++k) {
+        if (!candidates_[k].splits_coincident || !gp_candidates_[k]) continue;
+        GP& splitter = *gp_candidates_[k];
+        splitter.set_data(Um, ym);  // its last fitted θ, on the rows the chosen model conditions on
+        const std::unique_ptr<Acquisition> split_acq = make_acquisition(splitter, incumbent, static_cast<int>(X.rows()));
+        res = maximize_acquisition(*split_acq, *unit_, opt, incumbent_start);
+        u = res.x;
+        info_["coincident_fallback"] = {{"from", model_name_}, {"to", candidates_[k].name}};
+        step_kernel = candidates_[k].name;
+        break;
+      }
+    }
 
     const Vec theta = gp_->hyperparameters();
     info_["theta"] = std::vector<double>(theta.data(), theta.data() + theta.size());
     info_["theta_names"] = gp_->hyperparameter_names();
     info_["kernel"] = gp_->kernel().describe();
-    if (!candidates_.empty()) info_["kernel_choice"] = model_name_;  // a structure chosen by evidence
+    if (!candidates_.empty()) info_["kernel_choice"] = step_kernel;  // a structure chosen by evidence
     info_["fit_objective"] = objective;
     if (!local_u) info_["acq_value"] = res.value;
     if (auto* ucb = dynamic_cast<const UpperConfidenceBound*>(acq.get())) info_["beta"] = ucb->beta();

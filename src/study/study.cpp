@@ -249,6 +249,7 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
   nlohmann::json kept = nlohmann::json::object();
   if (info.contains("kernel_choice")) kept["kernel"] = info["kernel_choice"];
   if (info.contains("kernel_objectives")) kept["kernel_objectives"] = info["kernel_objectives"];
+  if (info.contains("coincident_fallback")) kept["coincident_fallback"] = info["coincident_fallback"];
   // A-GP-UCB: its scaling g(t), the lengthscale factor θ₀/θ_t (g_eff: with MAP it includes the estimate), the
   // overall h(t) and β½ of this trial, for the dashboard's trace.
   if (info.value("phase", "") == "agpucb") {

@@ -134,6 +134,20 @@ TEST(SetSpace, UnitCubeImageKeepsTheFirstCoordinateRegion) {
   }
 }
 
+// Two elements coincide when they are within 1e-3 of the element box's width in every coordinate (the
+// tolerance of the degeneracy test), whatever the box's scale; a plain box has no elements.
+TEST(SetSpace, CoincidentElementsAreWithinAThousandthOfTheBoxInEveryCoordinate) {
+  const SetSpace s(3, Box(Vec::Constant(2, 0.0), Vec::Constant(2, 10.0)));  // tolerance 0.01
+  Vec x(6);
+  x << 1.0, 2.0, 5.0, 5.0, 1.009, 2.009;  // elements 0 and 2 within 0.01 in both coordinates
+  EXPECT_TRUE(s.has_coincident_elements(x));
+  x << 1.0, 2.0, 5.0, 5.0, 1.009, 2.02;  // 0.02 apart in the second coordinate
+  EXPECT_FALSE(s.has_coincident_elements(x));
+  x << 1.0, 2.0, 5.0, 5.0, 5.0, 5.0;
+  EXPECT_TRUE(s.has_coincident_elements(x));
+  EXPECT_FALSE(BoxSpace(Box::unit(6)).has_coincident_elements(Vec::Zero(6)));
+}
+
 TEST(SetSpace, BadInputIsAnInputError) {
   EXPECT_THROW(SetSpace(0, element_box(2, 0, 1)), InputError);
   EXPECT_THROW(parse_set_order("random"), InputError);

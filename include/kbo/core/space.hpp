@@ -84,6 +84,8 @@ class Space {
   virtual std::vector<bool> discrete_coordinates() const { return {}; }
   /// The canonical points one discrete step from the canonical x (an integer ±1, another category).
   virtual std::vector<Vec> discrete_neighbours(const Vec& /*x*/) const { return {}; }
+  /// True when two elements of x coincide (spaces of interchangeable elements, e.g. sets); false here.
+  virtual bool has_coincident_elements(const Vec& /*x*/) const { return false; }
 };
 
 class BoxSpace : public Space {

@@ -182,7 +182,11 @@ struct EnumNames<PriorMean> {
   /* The default end-game (0.34, with the trust region and local_model auto above) is docs/bench/bbob.md's */  \
   /* fifth-round candidate `ta1f2`: Ackley-10 after 1,000 evaluations 1e-5 instead of 2e-3 (scale.md). */      \
   X(double, endgame_fraction, 0.34)                                                                            \
-  X(Endgame, endgame, Endgame::Local)
+  X(Endgame, endgame, Endgame::Local)                                                                          \
+  /* Sets with set_kernel auto: a step whose chosen model suggests two coincident elements (the orbit */      \
+  /* average's variance ridge) while the incumbent has none is taken by the sliced kernel instead. Off: it */  \
+  /* fixes facility location's stalled seeds but costs k-means and covering (structure.md, update 5). */      \
+  X(bool, coincident_fallback, false)
 
 struct BOModelOptions {
   KBO_BO_MODEL_FIELDS(KBO_FIELD_MEMBER)

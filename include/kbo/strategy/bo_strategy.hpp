@@ -153,6 +153,7 @@ class BOStrategy : public Strategy {
   HmcCarry hmc_{0.05, Vec()};   // HMC step size and inverse mass carried from one suggestion to the next
   nlohmann::json info_ = nlohmann::json::object();
   std::optional<int> budget_;   // set_budget
+  bool splits_coincident_ = false;  // the current model is NamedKernel::splits_coincident
 };
 
 /// Uniform random search: trial k is a uniform draw seeded by (seed, k), so it does not depend on

@@ -39,6 +39,10 @@ Registry<KernelEntry>& model_kernels();
 struct NamedKernel {
   std::string name;
   KernelPtr kernel;
+  /// A kernel that separates coincident elements at first order (the sliced set kernel): when the
+  /// chosen model suggests a point with coincident elements (Space::has_coincident_elements) and the
+  /// incumbent has none, this candidate takes the step (BOStrategy; docs/bench/structure.md update 5).
+  bool splits_coincident = false;
 };
 using KernelCandidates = std::function<std::vector<NamedKernel>(const StrategyConfig&, const Space&)>;
 
