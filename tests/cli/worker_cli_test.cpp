@@ -212,12 +212,13 @@ TEST_P(WorkerCli, KilledWorkersTrialIsReofferedAndTheStudyCompletes) {
 }
 
 TEST_P(WorkerCli, FrozenWorkerIsGivenUpAfterStaleAfterAndItsLateResultDropped) {
-  // SIGSTOP keeps the process alive (its pid exists) but stops its heartbeats: only --stale-after finds it.
+  // SIGSTOP keeps the process alive (its pid exists) but stops its heartbeats: only --stale-after finds it
+  // (3 s: with 1.5 s a loaded machine delayed a live worker's heartbeat past it in a full -j2 run).
   const std::string obj = *dir_ / "obj.sh", log = *dir_ / "calls.log";
   write_objective(obj, log, 0.3);
   const pid_t pid = spawn_kbo("optimize --objective " + quote("sh " + obj + " {trial} {x}") +
                                   " --bounds 0:1,0:1 --strategy random --init 24 --iters 0 --seed 7 --workers 4 "
-                                  "--stale-after 1.5 --json" + st("f"),
+                                  "--stale-after 3 --json" + st("f"),
                               *dir_ / "run.out", *dir_ / "run.err");
   ASSERT_GT(pid, 0);
   std::mt19937 rng(3);
