@@ -365,24 +365,12 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     }
     u = res.x;
     std::string step_kernel = model_name_;  // the kernel whose model took this step
-    // BOModelOptions::coincident_fallback (sets, auto): a suggestion with two coincident elements is where a
-    // smooth set kernel's posterior variance has a ridge (docs/bench/structure.md updates 3-5), not what the
-    // data show; unless the incumbent has coincident elements too (then the objective rewards them), the
-    // candidate that separates them at first order (the sliced kernel) takes this step.
-    if (model_options_.coincident_fallback && !local_u && !exploit && draws.empty() && !conditions && m == 0 &&
-        !splits_coincident_ && !candidates_.empty() &&
-        space_->has_coincident_elements(unit_->from_unit(u)) &&
-        !space_->has_coincident_elements(unit_->from_unit(U.row(best).transpose()))) {
-      for (std::size_t k = 0; k < candidates_.size(); ++k) {
-        if (!candidates_[k].splits_coincident || !gp_candidates_[k]) continue;
-        GP& splitter = *gp_candidates_[k];
-        splitter.set_data(Um, ym);  // its last fitted θ, on the rows the chosen model conditions on
-        const std::unique_ptr<Acquisition> split_acq = make_acquisition(splitter, incumbent, static_cast<int>(X.rows()));
-        res = maximize_acquisition(*split_acq, *unit_, opt, incumbent_start);
+    if (model_options_.coincident_fallback && !local_u && !exploit && draws.empty() && !conditions && m == 0) {
+      if (const auto split = split_coincident_step(u, U.row(best).transpose(), Um, ym, incumbent,
+                                                     static_cast<int>(X.rows()), opt)) {
+        res = split->first;
         u = res.x;
-        info_["coincident_fallback"] = {{"from", model_name_}, {"to", candidates_[k].name}};
-        step_kernel = candidates_[k].name;
-        break;
+        step_kernel = split->second;
       }
     }
 

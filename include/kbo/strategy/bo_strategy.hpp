@@ -118,6 +118,11 @@ class BOStrategy : public Strategy {
   // Trial t is (was) scheduled as a local step: the end-game's local steps and every local_every-th BO step
   // (with local_restart, a scheduled step taken when the region had collapsed was a global restart step).
   bool is_local_trial(int t) const;
+  // BOModelOptions::coincident_fallback (bo_coincident.cpp): the step of the candidate that splits coincident
+  // elements, and its name, when suggestion u has coincident elements and the incumbent none; else nothing.
+  std::optional<std::pair<OptResult, std::string>> split_coincident_step(const Vec& u, const Vec& incumbent_u,
+                                                                         const Mat& Um, const Vec& ym, double incumbent,
+                                                                         int n_observed, const AcqOptimizerOptions& opt);
   // The trust region replayed from the values of the trials so far (row i = trial i; trust_region.hpp).
   TrustRegion replay_region(const Vec& y, Eigen::Index D) const;
   static nlohmann::json describe_region(const TrustRegion& tr);  // trial info
