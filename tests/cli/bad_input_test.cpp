@@ -50,7 +50,7 @@ TEST(BadInput, FlagsProblemsBoundsAndStrategy) {
       {"optimize --problem bbob:25:1", "bbob function 25 is not one of 1-24"},
       {"optimize --objective 'echo 1' --bounds 0:1,0:1 --invariance signflip --invariant-kernel average --ard",
        "option 'ard' is not used with invariant_kernel 'average'"},
-      {"optimize --objective 'echo 1' --bounds 0:1,0:1 --space set --set-size 2 --ard",
+      {"optimize --objective 'echo 1' --bounds 0:1,0:1 --space set --set-size 2 --set-kernel average --ard",
        "option 'ard' is not used with set_kernel 'average'"},
       {"optimize --objective 'echo 1' --bounds 0:1,0:1 --space set --set-size 2 --set-kernel sliced --ard",
        "option 'ard' is not used with set_kernel 'sliced'"},
