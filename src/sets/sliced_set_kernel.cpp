@@ -74,7 +74,7 @@ Mat SlicedSetKernel::embed(const Mat& X) const {
 Mat SlicedSetKernel::cross_grad_x(const Vec& x, const Mat& X) const {
   std::vector<int> source;
   const Vec s = embed_one(x, &source);
-  const Mat G = base_.cross_grad_x(s, embed(X));  // (L·m) x n
+  const Mat G = base_.cross_grad_x(s, embed_known(X));  // (L·m) x n
   // ∂S_(l,r)/∂x_(e,k) = θ_l[k] when feature (l, r) comes from element e.
   Mat out = Mat::Zero(x.size(), X.rows());
   const int L = static_cast<int>(dirs_.cols());

@@ -154,6 +154,23 @@ TEST(SlicedSetKernel, GradientsMatchFiniteDifferences) {
   }
 }
 
+// condition_on keeps the training sets' embedding: values and gradients against the training sets are the
+// unconditioned kernel's, and any other matrix of the same shape is embedded afresh (a cache miss).
+TEST(SlicedSetKernel, ConditioningCachesTheTrainingEmbeddingWithoutChangingValues) {
+  Rng rng = make_rng(11);
+  const int m = 3, d = 2;
+  const SlicedSetKernel plain(StationaryType::Matern52, m, d, 0.4, 1.1);
+  SlicedSetKernel conditioned = plain;
+  const Mat X = random_sets(6, m, d, rng), other = random_sets(6, m, d, rng), Q = random_sets(2, m, d, rng);
+  conditioned.condition_on(X);
+  EXPECT_TRUE(conditioned.cross(Q, X).isApprox(plain.cross(Q, X), 1e-14));
+  EXPECT_TRUE(conditioned.gram(X).isApprox(plain.gram(X), 1e-14));
+  EXPECT_TRUE(conditioned.cross(Q, other).isApprox(plain.cross(Q, other), 1e-14));
+  const Vec q = Q.row(0).transpose();
+  EXPECT_TRUE(conditioned.cross_grad_x(q, X).isApprox(plain.cross_grad_x(q, X), 1e-14));
+  EXPECT_TRUE(conditioned.cross_grad_x(q, other).isApprox(plain.cross_grad_x(q, other), 1e-14));
+}
+
 TEST(SlicedSetKernel, FactoryBuildsItAndRejectsBadSizes) {
   const KernelPtr k = make_set_kernel("matern52", 4, 2, true, SetKernelType::Sliced, 0, 1);
   EXPECT_NE(dynamic_cast<const SlicedSetKernel*>(k.get()), nullptr);

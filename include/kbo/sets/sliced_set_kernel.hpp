@@ -37,21 +37,24 @@ class SlicedSetKernel : public Kernel {
   std::vector<std::string> param_names() const override { return base_.param_names(); }
   std::vector<ParamSpec> param_specs() const override { return base_.param_specs(); }
 
-  Mat cross(const Mat& X, const Mat& Y) const override { return base_.cross(embed(X), embed(Y)); }
-  Mat gram(const Mat& X) const override { return base_.gram(embed(X)); }
+  Mat cross(const Mat& X, const Mat& Y) const override { return base_.cross(embed_known(X), embed_known(Y)); }
+  Mat gram(const Mat& X) const override { return base_.gram(embed_known(X)); }
   Vec diag(const Mat& X) const override { return base_.diag(X); }
-  std::vector<Mat> gram_gradients(const Mat& X) const override { return base_.gram_gradients(embed(X)); }
+  std::vector<Mat> gram_gradients(const Mat& X) const override { return base_.gram_gradients(embed_known(X)); }
   Vec gram_gradient_contract(const Mat& X, const Mat& W) const override {
-    return base_.gram_gradient_contract(embed(X), W);
+    return base_.gram_gradient_contract(embed_known(X), W);
   }
   bool gram_lower_fused(const Mat& X, double shift, Mat& K, Mat& aux) const override {
-    return base_.gram_lower_fused(embed(X), shift, K, aux);
+    return base_.gram_lower_fused(embed_known(X), shift, K, aux);
   }
   Vec gradient_contract_fused(const Mat& X, const Mat& S, const Vec& a, const Mat& aux) const override {
-    return base_.gradient_contract_fused(embed(X), S, a, aux);
+    return base_.gradient_contract_fused(embed_known(X), S, a, aux);
   }
   /// Chain rule through the sort: S is linear in x with the ordering of x's projections held fixed.
   Mat cross_grad_x(const Vec& x, const Mat& X) const override;
+  /// Keeps the embedding of the GP's training sets: the acquisition's every cross(x, X) and
+  /// cross_grad_x(x, X) would otherwise re-sort all n sets' L·m projections.
+  void condition_on(const Mat& X) override { conditioned_X_ = X, conditioned_S_ = embed(X); }
 
   /// The embedding S of every row (n x L·m) and the directions θ_l (columns, d x L).
   Mat embed(const Mat& X) const;
@@ -61,10 +64,16 @@ class SlicedSetKernel : public Kernel {
  private:
   /// S(x) for one set, and for each feature the element it came from.
   Vec embed_one(const Vec& x, std::vector<int>* source) const;
+  /// embed(X), from the cache when X is the conditioned training set.
+  Mat embed_known(const Mat& X) const {
+    const bool known = X.rows() == conditioned_X_.rows() && X.cols() == conditioned_X_.cols() && X == conditioned_X_;
+    return known ? conditioned_S_ : embed(X);
+  }
 
   int m_, d_;
   Mat dirs_;  // d x L, scaled by 1/√d
   StationaryKernel base_;
+  Mat conditioned_X_, conditioned_S_;  // condition_on: the training sets and their embedding
 };
 
 }  // namespace kbo
