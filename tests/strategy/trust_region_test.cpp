@@ -24,13 +24,21 @@ double radius_after(const std::vector<double>& y, std::size_t n, const TrustRegi
   return replay_trust_region(vec(head), [](int t) { return t >= 3; }, rule).radius;
 }
 
+// A rule with the given initial radius, failures per halving, successes per doubling and (0 = never) stalled
+// halvings per restart; the other fields keep their defaults.
+TrustRegionRule rule_of(double initial, int fail, int succ, int restart = 0) {
+  TrustRegionRule rule;
+  rule.initial = initial;
+  rule.fail = fail;
+  rule.succ = succ;
+  rule.restart = restart;
+  return rule;
+}
+
 }  // namespace
 
 TEST(TrustRegion, HalvesAfterTheConfiguredFailuresAndDoublesAfterTheConfiguredSuccesses) {
-  TrustRegionRule rule;
-  rule.initial = 0.2;
-  rule.fail = 2;
-  rule.succ = 3;
+  TrustRegionRule rule = rule_of(0.2, 2, 3);
   // Design 1, 5, 2 (incumbent 5); local steps: 4, 3 (two failures), 0, 1 (two more), 6, 7, 8 (three
   // improvements), 7.5 (a failure).
   const std::vector<double> y{1, 5, 2, 4, 3, 0, 1, 6, 7, 8, 7.5};
@@ -45,10 +53,7 @@ TEST(TrustRegion, HalvesAfterTheConfiguredFailuresAndDoublesAfterTheConfiguredSu
 }
 
 TEST(TrustRegion, OnlyLocalStepsCountButEveryTrialMovesTheIncumbent) {
-  TrustRegionRule rule;
-  rule.initial = 0.4;
-  rule.fail = 1;
-  rule.succ = 1;
+  TrustRegionRule rule = rule_of(0.4, 1, 1);
   // Odd trials are local. Trial 2 (global) improves to 9, so the local trial 3 (value 8) fails although it
   // beats everything before trial 2; trial 4 (global, a failure) leaves the radius alone.
   const std::vector<double> y{1, 2, 9, 8, 0, 10};
@@ -66,11 +71,7 @@ TEST(TrustRegion, OnlyLocalStepsCountButEveryTrialMovesTheIncumbent) {
 }
 
 TEST(TrustRegion, ACollapsedRegionRestartsWithOneGlobalStep) {
-  TrustRegionRule rule;
-  rule.initial = 0.2;
-  rule.fail = 1;
-  rule.succ = 3;
-  rule.restart = 2;  // restart after two halvings with no success in between
+  TrustRegionRule rule = rule_of(0.2, 1, 3, 2);  // restart after two halvings with no success in between
   // Design 1, 5, 2; scheduled local steps from trial 3: 4 (failure → 0.1), 3 (failure → 0.05: collapsed),
   // then trial 5 is the restart's global step (value 9: the new incumbent), the region starts again at 0.2;
   // 8 (failure → 0.1), 10 (success).
@@ -110,11 +111,7 @@ TEST(TrustRegion, OnlyHalvingsWithNoSuccessInBetweenCountTowardsARestart) {
   // fail 1, succ 3 (no doubling here), restart 2. Local steps from trial 1: −1 (failure: 0.2 → 0.1, one
   // halving without success), 1 (success: the count starts again), 0 (failure → 0.05). The radius is now
   // 0.2 / 2², but only one halving followed the last success: no restart, until one more failure.
-  TrustRegionRule rule;
-  rule.initial = 0.2;
-  rule.fail = 1;
-  rule.succ = 3;
-  rule.restart = 2;
+  TrustRegionRule rule = rule_of(0.2, 1, 3, 2);
   const auto scheduled = [](int t) { return t >= 1; };
   const TrustRegion tr = replay_trust_region(vec({0, -1, 1, 0}), scheduled, rule);
   EXPECT_EQ(tr.halvings, 2);
@@ -130,11 +127,7 @@ TEST(TrustRegion, OnlyHalvingsWithNoSuccessInBetweenCountTowardsARestart) {
 TEST(TrustRegion, ARestartWithoutAGlobalStepResetsTheRegionAtOnce) {
   // As above (fail 1, restart 2) but restart_global false: the second failure in a row (trial 4) resets the
   // radius to 0.2 at once, and trial 5 is a local step in the fresh region (a success), trial 6 a failure.
-  TrustRegionRule rule;
-  rule.initial = 0.2;
-  rule.fail = 1;
-  rule.succ = 3;
-  rule.restart = 2;
+  TrustRegionRule rule = rule_of(0.2, 1, 3, 2);
   rule.restart_global = false;
   const auto scheduled = [](int t) { return t >= 3; };
   const TrustRegion reset = replay_trust_region(vec({1, 5, 2, 4, 3}), scheduled, rule);
