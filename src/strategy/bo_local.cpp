@@ -28,6 +28,7 @@ TrustRegion BOStrategy::replay_region(const Vec& y, Eigen::Index D) const {
   rule.succ = model_options_.local_succ;
   rule.restart = model_options_.local_restart;
   rule.restart_global = model_options_.local_restart_global;
+  rule.restart_max = model_options_.local_restart_max;
   // Row i is trial i: local steps are taken only when no trial is pending or failed, so the completed
   // rows are all the trials (but for trials that neither completed nor count towards the budget).
   return replay_trust_region(y, [this](int t) { return is_local_trial(t); }, rule);
@@ -125,9 +126,12 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
     if (u) return u;
   }
 
-  // local_auto_gp_own_points: the GP's own neighbourhood (auto falls back to it), 5·(D + 1) nearest, not the
-  // quadratic's 2p, which in 6 dimensions is 56 — every point of a 55-evaluation run: no longer local.
-  if (quadratic && model_options_.local_auto_gp_own_points && model_options_.local_points == 0)
+  // local_auto_gp_points own: the GP's own neighbourhood (auto falls back to it), 5·(D + 1) nearest, not the
+  // quadratic's 2p, which in 6 dimensions is 56 — every point of a 55-evaluation run: no longer local;
+  // own_if_all: only where the quadratic's count is every observation (a long run's GP keeps the 2p).
+  const LocalGpPoints gp_points = model_options_.local_auto_gp_points;
+  const bool own = gp_points == LocalGpPoints::Own || (gp_points == LocalGpPoints::OwnIfAll && m_auto >= n);
+  if (quadratic && own && model_options_.local_points == 0)
     rows.resize(static_cast<std::size_t>(std::min<Eigen::Index>(m, 5 * (D + 1))));
   if (quadratic && info_.contains("local")) info_["local"]["gp_points"] = rows.size();
   const Mat Ul = U(rows, Eigen::all);

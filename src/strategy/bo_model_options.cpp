@@ -87,6 +87,7 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   require(o.local_fail >= 0, "local_fail must be >= 0 (0 = max(4, dimension))");
   require(o.local_succ >= 1, "local_succ must be >= 1");
   require(o.local_restart >= 0, "local_restart must be >= 0 (0 = never)");
+  require(o.local_restart_max >= 0, "local_restart_max must be >= 0 (0 = no limit)");
   require(o.local_min_r2 >= 0.0 && o.local_min_r2 <= 1.0, "local_min_r2 must be in [0, 1]");
   require(o.endgame_fraction >= 0.0 && o.endgame_fraction <= 1.0, "endgame_fraction must be in [0, 1] (0 = no end-game)");
   require(o.refit_every >= 0, "refit_every must be >= 0 (0 = every ceil(sqrt(n)) new observations)");

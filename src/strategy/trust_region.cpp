@@ -35,7 +35,8 @@ TrustRegion replay_trust_region(const Vec& y, const std::function<bool(int)>& is
         tr.failures = 0;
         ++tr.halvings;
         ++tr.stalled;
-        if (rule.restart > 0 && tr.stalled >= rule.restart) {
+        const bool restarts_left = rule.restart_max == 0 || tr.restarts < rule.restart_max;
+        if (rule.restart > 0 && tr.stalled >= rule.restart && restarts_left) {
           if (rule.restart_global) {
             tr.restart_due = true;
           } else {  // the region restarts at once, at the scale where a local step last made progress

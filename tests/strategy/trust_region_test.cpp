@@ -151,6 +151,34 @@ TEST(TrustRegion, ARestartWithoutAGlobalStepResetsTheRegionAtOnce) {
   EXPECT_THROW(BOModelOptions::from_json({{"local_restart", -1}}), InputError);
 }
 
+TEST(TrustRegion, RestartsStopAtTheConfiguredMaximum) {
+  // fail 1, succ 3, restart 2, region-only reset. Local steps from trial 1, all failures (value 0 < 1):
+  // 0.2 → 0.1 → 0.05, reset to 0.2 (restart 1); → 0.1 → 0.05, reset (restart 2); → 0.1 → 0.05 → …
+  TrustRegionRule rule = rule_of(0.2, 1, 3, 2);
+  rule.restart_global = false;
+  const auto scheduled = [](int t) { return t >= 1; };
+  std::vector<double> y(11, 0.0);  // trial 0 the design (1), trials 1…10 ten failed local steps
+  y[0] = 1.0;
+  const TrustRegion unlimited = replay_trust_region(vec(y), scheduled, rule);
+  EXPECT_EQ(unlimited.restarts, 5);  // after local steps 2, 4, 6, 8, 10
+  EXPECT_DOUBLE_EQ(unlimited.radius, 0.2);
+  // At most one restart: after it (local step 2) the eight further failures halve 0.2 eight times.
+  rule.restart_max = 1;
+  const TrustRegion capped = replay_trust_region(vec(y), scheduled, rule);
+  EXPECT_EQ(capped.restarts, 1);
+  EXPECT_EQ(capped.halvings, 10);
+  EXPECT_DOUBLE_EQ(capped.radius, 0.2 / 256.0);
+  // With a global restart step, the cap also stops scheduling them: one global step (trial 3), then local
+  // steps only: 0.2 → 0.1 → 0.05 (trials 1, 2), restart at trial 3 (region 0.2), seven halvings after it.
+  rule.restart_global = true;
+  const TrustRegion global = replay_trust_region(vec(y), scheduled, rule);
+  EXPECT_EQ(global.restarts, 1);
+  EXPECT_EQ(global.local_steps, 9);
+  EXPECT_FALSE(global.restart_due);
+  EXPECT_DOUBLE_EQ(global.radius, 0.2 / 128.0);
+  EXPECT_THROW(BOModelOptions::from_json({{"local_restart_max", -1}}), InputError);
+}
+
 TEST(TrustRegion, AutosFallbackGPUsesItsOwnNeighboursWhenAsked) {
   // D = 4: the quadratic needs p = 15 coefficients and takes max(5·5, 2·15) = 30 neighbours; the GP's own
   // count is 5·(D + 1) = 25. On a rippled cone the quadratic's R² is below 0.99, so auto's GP takes the step.
@@ -164,19 +192,28 @@ TEST(TrustRegion, AutosFallbackGPUsesItsOwnNeighboursWhenAsked) {
   // A rippled L1 cone: kinks and ripples that no quadratic explains.
   for (Eigen::Index i = 0; i < 40; ++i)
     y[i] = -(X.row(i).array() - 0.5).abs().sum() + 0.2 * (25.0 * X.row(i).array()).cos().sum();
-  for (const bool own : {false, true}) {
+  // n = 40 observations: the quadratic's 30 are not all of them; n = 30: they are (own_if_all takes 25 there).
+  struct Case {
+    const char* mode;
+    Eigen::Index n;
+    int gp_points;
+  };
+  for (const Case& k : {Case{"quadratic", 40, 30}, Case{"own", 40, 25}, Case{"own_if_all", 40, 30},
+                        Case{"quadratic", 30, 30}, Case{"own", 30, 25}, Case{"own_if_all", 30, 25}}) {
     StrategyConfig c;
     c.seed = 4;
-    c.module_options["bo"] = {{"local_every", 1}, {"local_model", "auto"}, {"local_auto_gp_own_points", own}};
+    c.module_options["bo"] = {{"local_every", 1}, {"local_model", "auto"}, {"local_auto_gp_points", k.mode}};
     BOStrategy s(c, space);
-    s.suggest(X, y, Mat(0, 4), 40);
+    s.suggest(X.topRows(k.n), y.head(k.n), Mat(0, 4), static_cast<int>(k.n));
     const nlohmann::json info = s.last_info();
-    ASSERT_TRUE(info.contains("local")) << own;
+    const std::string label = std::string(k.mode) + " n=" + std::to_string(k.n);
+    ASSERT_TRUE(info.contains("local")) << label;
     ASSERT_TRUE(info["local"]["r2"].is_number()) << info["local"].dump();
-    EXPECT_LT(info["local"]["r2"].get<double>(), 0.99) << own;
-    EXPECT_EQ(info["local"]["points"].get<int>(), 30) << own;
-    EXPECT_EQ(info["local"]["gp_points"].get<int>(), own ? 25 : 30) << own;
+    EXPECT_LT(info["local"]["r2"].get<double>(), 0.99) << label;
+    EXPECT_EQ(info["local"]["points"].get<int>(), 30) << label;
+    EXPECT_EQ(info["local"]["gp_points"].get<int>(), k.gp_points) << label;
   }
+  EXPECT_THROW(BOModelOptions::from_json({{"local_auto_gp_points", "all"}}), InputError);
 }
 
 TEST(TrustRegion, BOStrategysLocalStepStaysInsideTheReplayedRadius) {

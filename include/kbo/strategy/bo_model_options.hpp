@@ -47,6 +47,17 @@ struct EnumNames<LocalModel> {
   static constexpr std::array<std::pair<LocalModel, const char*>, 3> table{
       {{LocalModel::Gp, "gp"}, {LocalModel::Quadratic, "quadratic"}, {LocalModel::Auto, "auto"}}};
 };
+/// The neighbours of local_model auto's fallback GP: the quadratic's max(5·(D + 1), (D + 1)(D + 2)); its own
+/// 5·(D + 1) nearest; or its own only where the quadratic's would be every observation (own_if_all: in 6
+/// dimensions the quadratic takes 56, every point of a 55-evaluation run — no longer a local model —,
+/// while a 1,000-evaluation run's GP is better on the quadratic's 132 than on 55; docs/bench/bbob.md,
+/// sessions 12–13).
+enum class LocalGpPoints { Quadratic, Own, OwnIfAll };
+template <>
+struct EnumNames<LocalGpPoints> {
+  static constexpr std::array<std::pair<LocalGpPoints, const char*>, 3> table{
+      {{LocalGpPoints::Quadratic, "quadratic"}, {LocalGpPoints::Own, "own"}, {LocalGpPoints::OwnIfAll, "own_if_all"}}};
+};
 /// The steps of the end-game (BOModelOptions::endgame_fraction): local steps, or UCB whose β decays
 /// linearly to 0 at the last trial.
 enum class Endgame { Local, Decay };
@@ -155,9 +166,8 @@ struct EnumNames<PriorMean> {
   X(double, local_beta, 1.0)               /* the local step maximises μ + √local_beta σ of the local model */ \
   X(LocalModel, local_model, LocalModel::Auto) /* gp, quadratic (least squares), or auto */ \
   X(double, local_min_r2, 0.99) /* auto: the quadratic steps where its fit's R² is at least this, else the GP */ \
-  /* auto: the fallback GP is fitted on its own neighbours (local_points, or 5·(D + 1)) instead of the */     \
-  /* quadratic's max(5·(D + 1), (D + 1)(D + 2)) — in 6 dimensions 56, every point of a 55-evaluation run. */  \
-  X(bool, local_auto_gp_own_points, false)                                                                     \
+  /* auto: the fallback GP's neighbours without local_points (LocalGpPoints above): quadratic, own, own_if_all */ \
+  X(LocalGpPoints, local_auto_gp_points, LocalGpPoints::Quadratic)                                             \
   /* A real trust region for the local steps (TuRBO, Eriksson et al. 2019; kbo/strategy/trust_region.hpp): */ \
   /* local_radius > 0 replaces the neighbours' box by a cube of that initial half width (unit-cube units) */   \
   /* centred at the incumbent, halved after local_fail consecutive local steps that did not improve the */    \
@@ -175,6 +185,9 @@ struct EnumNames<PriorMean> {
   /* local step (local_radius if none) and the next local step searches it. */                                \
   /* docs/bench/bbob.md, "Session 12". */                                                                        \
   X(int, local_restart, 0)                                                                                     \
+  /* At most local_restart_max restarts in a run (0 ⇒ no limit): a long end-game's converged region fails */ \
+  /* most steps too, and restarts that keep firing there pull it back out (docs/bench/bbob.md, session 13). */ \
+  X(int, local_restart_max, 0)                                                                                 \
   X(bool, local_restart_global, false)                                                                         \
   /* End-game: when the run's budget is known (`kbo optimize`, kbo.minimize, a study's stored budget), its */  \
   /* last endgame_fraction of the BO steps (0 ⇒ never) exploit: each is a local step (endgame local) or */     \

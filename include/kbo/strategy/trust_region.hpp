@@ -27,6 +27,11 @@ struct TrustRegionRule {
   // reset at once to the radius at which a local step last succeeded (`initial` if none did since the region
   // began), the scale where progress was last made: a reset to `initial` undid the convergence of long runs.
   bool restart_global = true;
+  // At most this many restarts in a history (0 ⇒ no limit). A converged region fails most of its steps
+  // as a stalled one does; in a short end-game a restart is what a stalled region needs, in a long one
+  // (hundreds of steps) restarts that keep firing after convergence hold the region at scales where no
+  // step can succeed (Ackley-10 after 1,000 evaluations: 1.5e-4 instead of 1e-5; docs/bench/bbob.md, session 13).
+  int restart_max = 0;
 };
 
 struct TrustRegion {
