@@ -160,14 +160,14 @@ struct EnumNames<PriorMean> {
   /* global and local steps where the global model alone converges slowly (docs/bench/scale.md). */    \
   X(int, local_above, 0)                                                                                       \
   X(int, local_points, 0)                                                                                      \
-  /* The local GP's target warp (none: better end-game polish on Hartmann-6, but longer long runs; */          \
-  /* docs/bench/bbob.md, "Session 12"). */                                                                     \
-  X(OutputWarp, local_warp, OutputWarp::LogTop)                                                                \
+  /* The local GP's target warp: none since session 13 (was logtop, which stretches the gaps next to the */    \
+  /* best value: Ackley-6 and Hartmann-6's end-games polished less; docs/bench/bbob.md, sessions 12–13). */      \
+  X(OutputWarp, local_warp, OutputWarp::None)                                                                  \
   X(double, local_beta, 1.0)               /* the local step maximises μ + √local_beta σ of the local model */ \
   X(LocalModel, local_model, LocalModel::Auto) /* gp, quadratic (least squares), or auto */ \
   X(double, local_min_r2, 0.99) /* auto: the quadratic steps where its fit's R² is at least this, else the GP */ \
   /* auto: the fallback GP's neighbours without local_points (LocalGpPoints above): quadratic, own, own_if_all */ \
-  X(LocalGpPoints, local_auto_gp_points, LocalGpPoints::Quadratic)                                             \
+  X(LocalGpPoints, local_auto_gp_points, LocalGpPoints::OwnIfAll)                                              \
   /* A real trust region for the local steps (TuRBO, Eriksson et al. 2019; kbo/strategy/trust_region.hpp): */ \
   /* local_radius > 0 replaces the neighbours' box by a cube of that initial half width (unit-cube units) */   \
   /* centred at the incumbent, halved after local_fail consecutive local steps that did not improve the */    \
@@ -183,11 +183,13 @@ struct EnumNames<PriorMean> {
   /* with local_restart_global the restart's step is a global step (the acquisition on the global model) */  \
   /* and the region restarts at local_radius, else the region is reset to the radius of the last successful */ \
   /* local step (local_radius if none) and the next local step searches it. */                                \
-  /* docs/bench/bbob.md, "Session 12". */                                                                        \
-  X(int, local_restart, 0)                                                                                     \
-  /* At most local_restart_max restarts in a run (0 ⇒ no limit): a long end-game's converged region fails */ \
-  /* most steps too, and restarts that keep firing there pull it back out (docs/bench/bbob.md, session 13). */ \
-  X(int, local_restart_max, 0)                                                                                 \
+  /* Default since session 13: 5 (a region-only reset), at most local_restart_max = 1 per run: a short */     \
+  /* end-game whose steps all fail gets one fresh region (Hartmann-6 at 55 evaluations), while a long one's */ \
+  /* converged region, which fails most steps too, is not pulled back out again and again (Ackley-10 after */  \
+  /* 1,000 evaluations: 1.5e-4 with unlimited restarts, 1e-5 … 1e-6 with one). docs/bench/bbob.md, "Session 12"–"13". */ \
+  X(int, local_restart, 5)                                                                                     \
+  /* At most local_restart_max restarts in a run (0 ⇒ no limit). */                                           \
+  X(int, local_restart_max, 1)                                                                                 \
   X(bool, local_restart_global, false)                                                                         \
   /* End-game: when the run's budget is known (`kbo optimize`, kbo.minimize, a study's stored budget), its */  \
   /* last endgame_fraction of the BO steps (0 ⇒ never) exploit: each is a local step (endgame local) or */     \
