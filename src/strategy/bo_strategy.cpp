@@ -356,11 +356,16 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     }
     AcqOptimizerOptions opt = config_.acq_optimizer;
     opt.seed = trial_seed(config_.seed ^ 0xACCULL, trial_index);
-    const Mat incumbent_start = U.row(best);
+    Mat incumbent_start = U.row(best);
     OptResult res;
     if (local_u) {
       res.x = *local_u;
     } else {
+      if (model_options_.element_moves) {
+        const Mat moves = element_move_starts(U.row(best).transpose(), *acq, trial_index);
+        incumbent_start.conservativeResize(1 + moves.rows(), Eigen::NoChange);
+        incumbent_start.bottomRows(moves.rows()) = moves;
+      }
       res = maximize_acquisition(*acq, *unit_, opt, incumbent_start);
     }
     u = res.x;

@@ -2,7 +2,9 @@
 // Search spaces. Every point is a flat vector in R^D; the space says what it means, how to sample it
 // and which region is canonical (for spaces with symmetries, e.g. sets).
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -86,6 +88,8 @@ class Space {
   virtual std::vector<Vec> discrete_neighbours(const Vec& /*x*/) const { return {}; }
   /// True when two elements of x coincide (spaces of interchangeable elements, e.g. sets); false here.
   virtual bool has_coincident_elements(const Vec& /*x*/) const { return false; }
+  /// {m, d} for a space of m interchangeable elements of d consecutive coordinates each (sets); nothing here.
+  virtual std::optional<std::pair<int, int>> element_layout() const { return std::nullopt; }
 };
 
 class BoxSpace : public Space {

@@ -49,6 +49,7 @@ class SetSpace : public Space {
   bool in_canonical_region(const Vec& x) const;
   /// Two elements within 1e-3 of the element box's width in every coordinate.
   bool has_coincident_elements(const Vec& x) const override;
+  std::optional<std::pair<int, int>> element_layout() const override { return std::pair(m_, d_); }
 
   /// Flat point (size m·d) ⇄ elements as rows of an m x d matrix.
   static Mat to_elements(const Vec& x, int m, int d);

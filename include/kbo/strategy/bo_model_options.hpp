@@ -202,7 +202,10 @@ struct EnumNames<PriorMean> {
   /* Sets with set_kernel auto: a step whose chosen model suggests two coincident elements (the orbit */      \
   /* average's variance ridge) while the incumbent has none is taken by the sliced kernel instead. Off: it */  \
   /* fixes facility location's stalled seeds but costs k-means and covering (structure.md, update 5). */      \
-  X(bool, coincident_fallback, false)
+  X(bool, coincident_fallback, false)                                                                          \
+  /* Sets: the acquisition optimiser also starts from the incumbent with one element moved (each in turn) */ \
+  /* to where the acquisition is highest for it: the swap moves of k-medoids-style local search. */           \
+  X(bool, element_moves, false)
 
 struct BOModelOptions {
   KBO_BO_MODEL_FIELDS(KBO_FIELD_MEMBER)
