@@ -102,6 +102,33 @@ TEST(StructureModel, AutoByDefaultFollowsTheDataStructure) {
   EXPECT_EQ(choice([](const Vec& x) { return 2.0 * x[0] - 1.0 * x[1] + 0.3 * std::sin(6.0 * x[2]); }), "flat");
 }
 
+// The default end-game (options.bo.endgame_fraction 0.34 of a known budget): an invariant model's last steps
+// are local steps as a plain model's are; a set model has none (structure.md, update 6).
+TEST(StructureModel, DefaultEndgameReachesInvariantModelsNotSetModels) {
+  // Budget 20 with 5 initial points: trial 19 is in the end-game, trial 10 is not (the last ⌈0.34 · 15⌉ = 6).
+  auto last_step = [](const std::shared_ptr<const Space>& space, StrategyConfig c, int trial) {
+    Rng rng = make_rng(5);
+    const Mat X = space->sample(trial, SamplingMethod::Uniform, rng);
+    Vec y(X.rows());
+    for (Eigen::Index i = 0; i < X.rows(); ++i) y[i] = -(X.row(i).array() - 0.3).square().sum();
+    auto s = make_strategy(c, space);
+    s->set_budget(20);
+    s->suggest(X, y, Mat(0, space->dim()), trial);
+    return s->last_info();
+  };
+  StrategyConfig inv;
+  inv.invariance = "permutation";
+  const auto box = std::make_shared<BoxSpace>(Box::unit(3));
+  EXPECT_TRUE(last_step(box, inv, 19).contains("endgame"));
+  EXPECT_TRUE(last_step(box, inv, 19).contains("local"));
+  EXPECT_FALSE(last_step(box, inv, 10).contains("endgame"));
+  const auto sets = std::make_shared<SetSpace>(3, Box::unit(1));
+  EXPECT_FALSE(last_step(sets, StrategyConfig{}, 19).contains("endgame"));
+  StrategyConfig told;  // unless the user asks for it
+  told.module_options = {{"bo", {{"endgame_fraction", 0.34}}}};
+  EXPECT_TRUE(last_step(sets, told, 19).contains("endgame"));
+}
+
 // The normalised and max set kernels give every set the same prior variance (the mean-pair kernel's is
 // largest at degenerate sets), and are invariant to the order of the elements.
 TEST(StructureModel, SetKernelsDoNotFavourDegenerateSets) {

@@ -196,7 +196,8 @@ struct EnumNames<PriorMean> {
   /* UCB with β scaled by the share of the end-game still to come (endgame decay; 0 at the last trial). */     \
   /* The default end-game (0.34, with the trust region and local_model auto above) is docs/bench/bbob.md's */  \
   /* fifth-round candidate `ta1f2`: Ackley-10 after 1,000 evaluations 1e-5 instead of 2e-3 (scale.md); */     \
-  /* session 13 added the restart, the GP's neighbours and warp above (bbob.md, "Session 13"). */              \
+  /* session 13 added the restart, the GP's neighbours and warp above (bbob.md, "Session 13"). Set kernels */ \
+  /* default to 0 (no end-game; structure.md, updates 5-6); invariant kernels keep 0.34 with noise cap 1. */   \
   X(double, endgame_fraction, 0.34)                                                                            \
   X(Endgame, endgame, Endgame::Local)                                                                          \
   /* Sets with set_kernel auto: a step whose chosen model suggests two coincident elements (the orbit */      \
