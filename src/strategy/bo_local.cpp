@@ -24,7 +24,8 @@ TrustRegion BOStrategy::replay_region(const Vec& y, Eigen::Index D) const {
   rule.initial = model_options_.local_radius;
   rule.min = model_options_.local_radius_min;
   rule.max = model_options_.local_radius_max;
-  rule.fail = model_options_.local_fail > 0 ? model_options_.local_fail : std::max<int>(4, static_cast<int>(D));
+  const int fail = model_options_.local_fail_at(D);
+  rule.fail = fail > 0 ? fail : std::max<int>(4, static_cast<int>(D));
   rule.succ = model_options_.local_succ;
   rule.restart = model_options_.local_restart;
   rule.restart_global = model_options_.local_restart_global;

@@ -42,6 +42,12 @@ namespace kbo {
 BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   if (!j.is_null() && !j.is_object()) throw InputError("options.bo must be an object of BO model options");
   BOModelOptions o = decode_field<BOModelOptions>("options.bo", j);
+  // An explicit end-game share or failure count applies at every dimension unless its _2d value is given
+  // too: the _2d defaults are the default model's choice at D <= 2, not an override of the user's choice.
+  if (j.is_object()) {
+    if (j.contains("endgame_fraction") && !j.contains("endgame_fraction_2d")) o.endgame_fraction_2d = o.endgame_fraction;
+    if (j.contains("local_fail") && !j.contains("local_fail_2d")) o.local_fail_2d = o.local_fail;
+  }
   if (o.alt_kernel != "none") model_kernels().get(o.alt_kernel);  // InputError naming the allowed kernels
   auto require = [](bool ok, const std::string& what) {
     if (!ok) throw InputError("options.bo." + what);
@@ -85,11 +91,14 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   require(o.local_radius_min > 0.0 && o.local_radius_min <= o.local_radius_max && o.local_radius_max <= 1.0,
           "local_radius_min/max must satisfy 0 < min <= max <= 1");
   require(o.local_fail >= 0, "local_fail must be >= 0 (0 = max(4, dimension))");
+  require(o.local_fail_2d >= 0, "local_fail_2d must be >= 0 (0 = 4)");
   require(o.local_succ >= 1, "local_succ must be >= 1");
   require(o.local_restart >= 0, "local_restart must be >= 0 (0 = never)");
   require(o.local_restart_max >= 0, "local_restart_max must be >= 0 (0 = no limit)");
   require(o.local_min_r2 >= 0.0 && o.local_min_r2 <= 1.0, "local_min_r2 must be in [0, 1]");
   require(o.endgame_fraction >= 0.0 && o.endgame_fraction <= 1.0, "endgame_fraction must be in [0, 1] (0 = no end-game)");
+  require(o.endgame_fraction_2d >= 0.0 && o.endgame_fraction_2d <= 1.0,
+          "endgame_fraction_2d must be in [0, 1] (0 = no end-game)");
   require(o.refit_every >= 0, "refit_every must be >= 0 (0 = every ceil(sqrt(n)) new observations)");
   return o;
 }

@@ -111,7 +111,7 @@ GP BOStrategy::new_model(KernelPtr kernel) const {
 }
 
 std::optional<double> BOStrategy::endgame_remaining(int trial_index) const {
-  const double f = model_options_.endgame_fraction;
+  const double f = model_options_.endgame_fraction_at(space_->dim());
   if (!(f > 0.0) || !budget_ || trial_index < config_.n_init || trial_index >= *budget_) return std::nullopt;
   const int steps = static_cast<int>(std::ceil(f * std::max(*budget_ - config_.n_init, 0)));
   const int remaining = *budget_ - trial_index - 1;  // trials after this one
