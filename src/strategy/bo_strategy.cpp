@@ -45,11 +45,11 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
   nlohmann::json bo = config_.module_options.value("bo", nlohmann::json::object());
   if (kernel && !dynamic_cast<const StationaryKernel*>(kernel.get()) && bo.is_object()) {
     // The noise cap and the end-game were chosen on plain kernels (BBOB, long runs: docs/bench/scale.md,
-    // session 11). Structured kernels keep noise cap 1 (with 0.01 a permutation-invariant run stalled); the
-    // end-game's local steps polish an invariant model's incumbent as a plain one's, but cost set kernels
+    // session 11); set and invariant kernels keep the defaults their benches measured unless told. The
+    // end-game was measured for both: it costs set kernels, and for invariant ones it is mixed
     // (docs/bench/structure.md, updates 5 and 6).
     if (!bo.contains("noise_cap")) bo["noise_cap"] = 1.0;
-    if (!bo.contains("endgame_fraction") && space_->element_layout()) bo["endgame_fraction"] = 0.0;
+    if (!bo.contains("endgame_fraction")) bo["endgame_fraction"] = 0.0;
   }
   model_options_ = BOModelOptions::from_json(bo);
   if (config_.module_options.contains("rkhs_bound") && config_.module_options["rkhs_bound"].is_number())

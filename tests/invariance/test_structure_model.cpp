@@ -102,10 +102,10 @@ TEST(StructureModel, AutoByDefaultFollowsTheDataStructure) {
   EXPECT_EQ(choice([](const Vec& x) { return 2.0 * x[0] - 1.0 * x[1] + 0.3 * std::sin(6.0 * x[2]); }), "flat");
 }
 
-// The default end-game (options.bo.endgame_fraction 0.34 of a known budget): an invariant model's last steps
-// are local steps as a plain model's are; a set model has none (structure.md, update 6).
-TEST(StructureModel, DefaultEndgameReachesInvariantModelsNotSetModels) {
-  // Budget 20 with 5 initial points: trial 19 is in the end-game, trial 10 is not (the last ⌈0.34 · 15⌉ = 6).
+// The default end-game (options.bo.endgame_fraction 0.34 of a known budget) is the plain model's: set and
+// invariant models take no local end-game steps unless told (structure.md, updates 5 and 6).
+TEST(StructureModel, DefaultEndgameIsThePlainModelsOnly) {
+  // Budget 20 with 5 initial points: trial 19 is in the end-game (the last ⌈0.34 · 15⌉ = 6), trial 10 is not.
   auto last_step = [](const std::shared_ptr<const Space>& space, StrategyConfig c, int trial) {
     Rng rng = make_rng(5);
     const Mat X = space->sample(trial, SamplingMethod::Uniform, rng);
@@ -116,17 +116,19 @@ TEST(StructureModel, DefaultEndgameReachesInvariantModelsNotSetModels) {
     s->suggest(X, y, Mat(0, space->dim()), trial);
     return s->last_info();
   };
-  StrategyConfig inv;
-  inv.invariance = "permutation";
   const auto box = std::make_shared<BoxSpace>(Box::unit(3));
-  EXPECT_TRUE(last_step(box, inv, 19).contains("endgame"));
-  EXPECT_TRUE(last_step(box, inv, 19).contains("local"));
-  EXPECT_FALSE(last_step(box, inv, 10).contains("endgame"));
   const auto sets = std::make_shared<SetSpace>(3, Box::unit(1));
-  EXPECT_FALSE(last_step(sets, StrategyConfig{}, 19).contains("endgame"));
-  StrategyConfig told;  // unless the user asks for it
-  told.module_options = {{"bo", {{"endgame_fraction", 0.34}}}};
-  EXPECT_TRUE(last_step(sets, told, 19).contains("endgame"));
+  StrategyConfig plain, inv, told_inv, told_set;
+  inv.invariance = told_inv.invariance = "permutation";
+  told_inv.module_options = told_set.module_options = {{"bo", {{"endgame_fraction", 0.34}}}};
+  EXPECT_TRUE(last_step(box, plain, 19).contains("endgame"));
+  EXPECT_FALSE(last_step(box, plain, 10).contains("endgame"));
+  EXPECT_FALSE(last_step(box, inv, 19).contains("endgame"));
+  EXPECT_FALSE(last_step(sets, plain, 19).contains("endgame"));
+  const nlohmann::json told = last_step(box, told_inv, 19);
+  EXPECT_TRUE(told.contains("endgame"));
+  EXPECT_TRUE(told.contains("local"));
+  EXPECT_TRUE(last_step(sets, told_set, 19).contains("endgame"));
 }
 
 // The normalised and max set kernels give every set the same prior variance (the mean-pair kernel's is

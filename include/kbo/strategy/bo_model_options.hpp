@@ -199,8 +199,8 @@ struct EnumNames<PriorMean> {
   /* UCB with β scaled by the share of the end-game still to come (endgame decay; 0 at the last trial). */     \
   /* The default end-game (0.34, with the trust region and local_model auto above) is docs/bench/bbob.md's */  \
   /* fifth-round candidate `ta1f2`: Ackley-10 after 1,000 evaluations 1e-5 instead of 2e-3 (scale.md); */     \
-  /* session 13 added the restart, the GP's neighbours and warp above (bbob.md, "Session 13"). Set kernels */ \
-  /* default to 0 (no end-game; structure.md, updates 5-6); invariant kernels keep 0.34 with noise cap 1. */   \
+  /* session 13 added the restart, the GP's neighbours and warp above (bbob.md, "Session 13"). Set and */     \
+  /* invariant kernels default to 0: no end-game unless told (structure.md, updates 5-6). */                  \
   X(double, endgame_fraction, 0.34)                                                                            \
   /* At dimension D <= 2 the end-game's share is endgame_fraction_2d: 0.6 since session 13b (BBOB d = 2: the */ \
   /* 1e-2 target on 10 of 24 functions instead of 6; d >= 3 untouched). An explicit endgame_fraction without */ \
