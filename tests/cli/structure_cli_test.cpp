@@ -2,6 +2,7 @@
 // structure auto chooses reported per trial.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <vector>
@@ -145,6 +146,27 @@ TEST(StructureCli, CoincidentFallbackHandsSuchSuggestionsToTheSlicedKernel) {
     EXPECT_EQ(t["info"]["coincident_fallback"]["to"], "set-sliced") << t.dump();
   }
   EXPECT_GE(fallbacks, 1);  // guards the check: the ridge was there and the rule acted
+}
+
+// options.bo.element_moves (swap moves as extra acquisition starts, docs/bench/structure.md update 6), run as
+// a user would: accepted on a set space, every trial completes as a set of distinct elements; a value that
+// is not a boolean is a one-line error naming the key, exit 2.
+TEST(StructureCli, ElementMovesOptionRunsAndIsChecked) {
+  TempDir dir("structure_moves");
+  write_facility(dir);
+  const std::string base = "optimize --objective 'python3 " + (dir / "facility.py") +
+                           " {x}' --space set --set-size 4 --bounds 0:1,0:1 --init 5 --seed 2 ";
+  const CmdResult r = run_kbo(base + "--iters 6 --storage " + (dir / "m.db") +
+                                  " --options '{\"bo\": {\"element_moves\": true}}' --json", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = r.json();
+  EXPECT_EQ(j["n_complete"].get<int>(), 11);
+  for (const auto& t : j["trials"]) EXPECT_FALSE(degenerate(t["x"].get<std::vector<double>>(), 1e-3)) << t.dump();
+  const CmdResult bad = run_kbo(base + "--iters 2 --storage " + (dir / "b.db") +
+                                    " --options '{\"bo\": {\"element_moves\": \"yes\"}}'", dir);
+  EXPECT_EQ(bad.code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("element_moves"), std::string::npos) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
 }
 
 // The mean-pair set kernel is what the issue found: every BO suggestion degenerate on the same objective.
