@@ -140,6 +140,20 @@ void UnitCubeSpace::canonicalize(Vec& u) const {
   u = unit_.clamp(to_unit(x));
 }
 
+bool Space::has_coincident_elements(const Vec& x) const {
+  const auto layout = element_layout();
+  if (!layout) return false;
+  const auto [m, d] = *layout;
+  if (x.size() != static_cast<Eigen::Index>(m) * d)
+    throw InputError("point has " + std::to_string(x.size()) + " coordinates, expected m*d = " + std::to_string(m * d));
+  const Vec tol = 1e-3 * (bounds().upper - bounds().lower);
+  for (int i = 0; i < m; ++i)
+    for (int j = i + 1; j < m; ++j)
+      if (((x.segment(i * d, d) - x.segment(j * d, d)).cwiseAbs().array() <= tol.segment(i * d, d).array()).all())
+        return true;
+  return false;
+}
+
 Vec Space::from_named(const nlohmann::json& /*values*/) const {
   throw InputError("a " + kind() + " space has no named parameters: give the point as a list of numbers");
 }

@@ -91,15 +91,6 @@ bool SetSpace::in_canonical_region(const Vec& x) const {
   return true;
 }
 
-bool SetSpace::has_coincident_elements(const Vec& x) const {
-  const Mat E = to_elements(x, m_, d_);
-  const Vec tol = 1e-3 * (element_box_.upper - element_box_.lower);
-  for (int i = 0; i < m_; ++i)
-    for (int j = i + 1; j < m_; ++j)
-      if (((E.row(i) - E.row(j)).transpose().cwiseAbs().array() <= tol.array()).all()) return true;
-  return false;
-}
-
 std::string SetSpace::describe() const {
   std::ostringstream os;
   os << "set(m=" << m_ << ", d=" << d_ << ", element box [";

@@ -86,10 +86,11 @@ class Space {
   virtual std::vector<bool> discrete_coordinates() const { return {}; }
   /// The canonical points one discrete step from the canonical x (an integer ±1, another category).
   virtual std::vector<Vec> discrete_neighbours(const Vec& /*x*/) const { return {}; }
-  /// True when two elements of x coincide (spaces of interchangeable elements, e.g. sets); false here.
-  virtual bool has_coincident_elements(const Vec& /*x*/) const { return false; }
   /// {m, d} for a space of m interchangeable elements of d consecutive coordinates each (sets); nothing here.
   virtual std::optional<std::pair<int, int>> element_layout() const { return std::nullopt; }
+  /// True when two elements of x (element_layout) coincide: within 1e-3 of the box's width in every
+  /// coordinate. False for spaces without elements.
+  bool has_coincident_elements(const Vec& x) const;
 };
 
 class BoxSpace : public Space {

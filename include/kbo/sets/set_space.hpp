@@ -47,8 +47,6 @@ class SetSpace : public Space {
   SetOrder order() const { return order_; }
   /// True when x is in the canonical region (consecutive elements non-decreasing in the key).
   bool in_canonical_region(const Vec& x) const;
-  /// Two elements within 1e-3 of the element box's width in every coordinate.
-  bool has_coincident_elements(const Vec& x) const override;
   std::optional<std::pair<int, int>> element_layout() const override { return std::pair(m_, d_); }
 
   /// Flat point (size m·d) ⇄ elements as rows of an m x d matrix.

@@ -1,17 +1,11 @@
 # The per-block table of docs/bench/structure.md update 5, from the result files beside this script.
-import json,os,statistics as st
+import os,sys,statistics as st
 HERE=os.path.dirname(os.path.abspath(__file__))
 D=os.path.join(HERE,'..')+'/'
-def load(path,method,prob):
-    if not os.path.isabs(path): path=os.path.join(HERE,path)
-    r=json.load(open(path+'/results.json'))
-    pj=r['problems'].get(prob,{}).get('methods',{})
-    if method not in pj: return {}
-    return dict(zip(r['options']['seeds'],pj[method]['final']))
-def merge(*ds):
-    out={}
-    for d in ds: out.update(d)
-    return out
+sys.path.insert(0,os.path.join(HERE,'..'))
+import blocks_common
+def load(path,method,prob): return blocks_common.load(os.path.join(HERE,path),method,prob)
+merge=blocks_common.merge
 probs=['facility','covering','kmeans-seeds']
 data={}
 for p in probs:

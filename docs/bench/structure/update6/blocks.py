@@ -1,17 +1,10 @@
 # The per-block table of docs/bench/structure.md update 6, from the result files beside this script and update 5's.
-import json,os,statistics as st
+import os,sys,statistics as st
 HERE=os.path.dirname(os.path.abspath(__file__))
 U5=os.path.join(HERE,'..','update5')
 D=os.path.join(HERE,'..')
-def load(path,method,prob):
-    r=json.load(open(os.path.join(path,'results.json')))
-    pj=r['problems'].get(prob,{}).get('methods',{})
-    if method not in pj: return {}
-    return dict(zip(r['options']['seeds'],pj[method]['final']))
-def merge(*ds):
-    out={}
-    for d in ds: out.update(d)
-    return out
+sys.path.insert(0,D)
+from blocks_common import load, merge
 def here(name): return os.path.join(HERE,name)
 sets=['facility','covering','kmeans-seeds']
 groups=['perm-offcentre','signflip-offcentre','control-hartmann6']
