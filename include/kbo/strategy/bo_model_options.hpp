@@ -213,7 +213,16 @@ struct EnumNames<PriorMean> {
   X(bool, coincident_fallback, false)                                                                          \
   /* Sets: the acquisition optimiser also starts from the incumbent with one element moved (each in turn) */ \
   /* to where the acquisition is highest for it: the swap moves of k-medoids-style local search. */           \
-  X(bool, element_moves, false)
+  X(bool, element_moves, false)                                                                              \
+  /* Local steps of an invariant model (a kernel with Kernel::local_chart): every observation enters the */   \
+  /* local fit at its orbit point nearest the incumbent, and the local GP has the invariant kernel's base */  \
+  /* kernel (near a generic point the function is the plain one), so mirror images of nearby points count */ \
+  /* as neighbours and the quadratic sees one chart, not several. Without it the neighbours are the raw */    \
+  /* nearest rows, and the local GP the invariant kernel (structure.md, update 7). */                          \
+  X(bool, local_chart, false)                                                                                 \
+  /* Noise cap of the local step's GP fit (0 ⇒ noise_cap): a low cap inside the local model alone */        \
+  /* (invariant kernels keep noise_cap 1 for the global model). */                                             \
+  X(double, local_noise_cap, 0.0)
 
 struct BOModelOptions {
   KBO_BO_MODEL_FIELDS(KBO_FIELD_MEMBER)
