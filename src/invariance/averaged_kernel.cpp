@@ -144,7 +144,7 @@ AveragedKernel::AveragedKernel(const AveragedKernel& o)
 }
 
 KernelPtr AveragedKernel::local_chart(const Vec& x, Mat& X) const {
-  if (!iso_ || !group_->is_isometric()) return nullptr;
+  if (!iso_ || !group_->is_finite() || !group_->is_isometric()) return nullptr;  // as MaxKernel::local_chart
   const Vec z = x - center_;
   for (Eigen::Index i = 0; i < X.rows(); ++i) {
     Vec za, wa;

@@ -178,7 +178,9 @@ void MaxKernel::align_pair(const Vec& x, const Vec& y, Vec& xa, Vec& ya, Mat* jx
 }
 
 KernelPtr MaxKernel::local_chart(const Vec& x, Mat& X) const {
-  if (two_sided_ || !group_->is_isometric()) return nullptr;
+  // A continuous group's orbits are manifolds: the nearest orbit points of all rows would lie on one slice
+  // through x (a ray for 2-d rotations), a chart that lost dimensions (Radial-2d: structure.md, update 7).
+  if (two_sided_ || !group_->is_finite() || !group_->is_isometric()) return nullptr;
   for (Eigen::Index i = 0; i < X.rows(); ++i) {
     Vec xa, ya;
     align_pair(x, X.row(i).transpose(), xa, ya, nullptr);  // one-sided, isometric: xa = x

@@ -95,7 +95,8 @@ class MaxKernel : public Kernel, public FitSurrogateProvider {
   bool known_psd() const;
   const Kernel* fit_surrogate() const override { return fit_on_base_ ? base_.get() : nullptr; }
   /// Rows of X moved to their orbit point nearest x (the maximising alignment of k_max(x, ·)) and the base
-  /// kernel; nullptr for the two-sided form and non-isometric groups (there x itself would move).
+  /// kernel; nullptr for the two-sided form and non-isometric groups (there x itself would move), and for
+  /// continuous groups (their orbits are manifolds: the chart would lose dimensions).
   KernelPtr local_chart(const Vec& x, Mat& X) const override;
 
  private:
@@ -154,7 +155,7 @@ class AveragedKernel : public Kernel, public FitSurrogateProvider {
   const Group& group() const { return *group_; }
   AveragingMethod method() const { return method_; }
   const Kernel* fit_surrogate() const override { return fit_on_base_ ? base_.get() : nullptr; }
-  /// As MaxKernel's (nearest orbit point, Euclidean): isotropic base and isometric group only, else nullptr.
+  /// As MaxKernel's (nearest orbit point, Euclidean): isotropic base, finite isometric group only, else nullptr.
   KernelPtr local_chart(const Vec& x, Mat& X) const override;
 
  private:
