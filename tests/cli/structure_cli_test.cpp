@@ -208,16 +208,13 @@ TEST(StructureCli, InvarianceCenterOption) {
 // local_chart false, none does; a local_noise_cap out of range is a one-line error naming it, exit 2.
 TEST(StructureCli, InvariantModelsEndgameInTheChart) {
   TempDir dir("structure_chart");
-  std::ofstream(dir / "sf.py") << "import sys
-x = [float(a) for a in sys.argv[1:]]
-"
-                                  "print(repr(sum((abs(a) - c)**2 for a, c in zip(x, [0.3, 0.5, 0.7]))))
-";
+  std::ofstream(dir / "sf.py") << "import sys\nx = [float(a) for a in sys.argv[1:]]\n"
+                                  "print(repr(sum((abs(a) - c)**2 for a, c in zip(x, [0.3, 0.5, 0.7]))))\n";
   const std::string base = "optimize --objective 'python3 " + (dir / "sf.py") +
-                           " {x}' --bounds -1:1,-1:1,-1:1 --invariance signflip --init 5 --iters 15 --seed 4 --json ";
+                           " {x}' --bounds -1:1,-1:1,-1:1 --invariance signflip --init 5 --seed 4 --json ";
   for (const bool chart : {true, false}) {
-    const CmdResult r = run_kbo(base + "--storage " + (dir / (chart ? "c.db" : "r.db")) +
-                                    (chart ? "" : " --options '{"bo": {"local_chart": false}}'"), dir);
+    const CmdResult r = run_kbo(base + "--iters 15 --storage " + (dir / (chart ? "c.db" : "r.db")) +
+                                    (chart ? "" : " --options '{\"bo\": {\"local_chart\": false}}'"), dir);
     ASSERT_EQ(r.code, 0) << r.err;
     const json j = r.json();
     ASSERT_EQ(j["n_complete"].get<int>(), 20);
@@ -234,7 +231,7 @@ x = [float(a) for a in sys.argv[1:]]
     if (chart) EXPECT_GE(charted, 1);
   }
   const CmdResult bad = run_kbo(base + "--iters 1 --storage " + (dir / "b.db") +
-                                    " --options '{"bo": {"local_noise_cap": 2}}'", dir);
+                                    " --options '{\"bo\": {\"local_noise_cap\": 2}}'", dir);
   EXPECT_EQ(bad.code, 2) << bad.err;
   EXPECT_NE(bad.err.find("local_noise_cap"), std::string::npos) << bad.err;
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
