@@ -104,8 +104,6 @@ TEST(StructureModel, AutoByDefaultFollowsTheDataStructure) {
   EXPECT_EQ(choice([](const Vec& x) { return 2.0 * x[0] - 1.0 * x[1] + 0.3 * std::sin(6.0 * x[2]); }), "flat");
 }
 
-// The default end-game (options.bo.endgame_fraction 0.34 of a known budget) is the plain model's: set and
-// invariant models take no local end-game steps unless told (structure.md, updates 5 and 6).
 // The end-game (the last 34 % of the BO steps are local steps) is the plain model's and, since update 7 of
 // docs/bench/structure.md, that of invariant models under a finite group of isometries, whose local steps
 // see the data in the incumbent's chart (options.bo.local_chart). Set kernels and continuous groups keep none
