@@ -143,6 +143,17 @@ AveragedKernel::AveragedKernel(const AveragedKernel& o)
   iso_ = as_isotropic(*base_);
 }
 
+KernelPtr AveragedKernel::local_chart(const Vec& x, Mat& X) const {
+  if (!iso_ || !group_->is_finite() || !group_->is_isometric()) return nullptr;  // as MaxKernel::local_chart
+  const Vec z = x - center_;
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    Vec za, wa;
+    group_->align(z, X.row(i).transpose() - center_, za, wa);  // isometric: za = z
+    X.row(i) = (center_ + wa).transpose();
+  }
+  return base_->clone();
+}
+
 std::string AveragedKernel::describe() const {
   std::ostringstream s;
   s << "avg_" << group_->name() << "(" << base_->describe() << ", " << enum_name(method_) << ")";

@@ -177,6 +177,18 @@ void MaxKernel::align_pair(const Vec& x, const Vec& y, Vec& xa, Vec& ya, Mat* jx
   if (jx) *jx = elements_[i].matrix();
 }
 
+KernelPtr MaxKernel::local_chart(const Vec& x, Mat& X) const {
+  // A continuous group's orbits are manifolds: the nearest orbit points of all rows would lie on one slice
+  // through x (a ray for 2-d rotations), a chart that lost dimensions (Radial-2d: structure.md, update 7).
+  if (two_sided_ || !group_->is_finite() || !group_->is_isometric()) return nullptr;
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    Vec xa, ya;
+    align_pair(x, X.row(i).transpose(), xa, ya, nullptr);  // one-sided, isometric: xa = x
+    X.row(i) = ya.transpose();
+  }
+  return base_->clone();  // tied mode: the ARD base holds the class lengthscales expanded
+}
+
 Mat MaxKernel::cross_fast(const Mat& X, const Mat& Y, bool symmetric) const {
   const int n = static_cast<int>(X.rows()), m = static_cast<int>(Y.rows());
   const StationaryKernel& k = tied_ ? *stat_ : *iso_;

@@ -14,6 +14,7 @@
 #include <numeric>
 #include <vector>
 
+#include "constant_mean_kernel.hpp"
 #include "kbo/strategy/bo_strategy.hpp"
 #include "kbo/strategy/trust_region.hpp"
 
@@ -41,7 +42,16 @@ nlohmann::json BOStrategy::describe_region(const TrustRegion& tr) {
           {"restarts", tr.restarts}};
 }
 
-std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index) {
+std::optional<Vec> BOStrategy::local_step(const Mat& U_raw, const Vec& y, Eigen::Index best, int trial_index) {
+  // local_chart: an invariant model sees every observation at its orbit point nearest the incumbent (the same
+  // value by invariance), and the local GP models the function there with the base kernel.
+  Mat U_chart;
+  KernelPtr chart_kernel;
+  if (model_options_.local_chart) {
+    U_chart = U_raw;
+    chart_kernel = gp_->kernel().local_chart(U_raw.row(best).transpose(), U_chart);
+  }
+  const Mat& U = chart_kernel ? U_chart : U_raw;
   const Eigen::Index n = U.rows(), D = U.cols();
   // A quadratic has p = (D + 1)(D + 2)/2 coefficients: by default twice as many neighbours fit it.
   const bool quadratic = model_options_.local_model != LocalModel::Gp;  // quadratic, or auto (quadratic if it fits)
@@ -90,6 +100,7 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
   if (!((hi - lo).array() > 0.0).all()) return std::nullopt;
   auto describe = [&](nlohmann::json j) {
     j["points"] = m;
+    if (chart_kernel) j["chart"] = true;
     j["half_width"] = std::vector<double>(half.data(), half.data() + D);
     if (tr) j["trust_region"] = describe_region(*tr);
     return j;
@@ -138,15 +149,25 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U, const Vec& y, Eigen::Ind
   const Mat Ul = U(rows, Eigen::all);
   const Vec yl = model_targets(y(rows), model_options_.local_warp);  // scaled on the neighbours alone
   std::optional<GP> local;
-  local.emplace(new_model(gp_->kernel().clone()));  // warm start: the global model's θ
+  // warm start: the global model's θ (the chart's base kernel holds it too)
+  local.emplace(new_model(chart_kernel ? with_constant_mean(std::move(chart_kernel), gls_mean_variance())
+                                       : gp_->kernel().clone()));
   local->set_data(Ul, yl);
-  refit({&local}, trial_index);
+  fit_noise_cap_ = model_options_.local_noise_cap;  // 0: the model's noise_cap
+  try {
+    refit({&local}, trial_index);
+  } catch (...) {
+    fit_noise_cap_ = 0.0;
+    throw;
+  }
+  fit_noise_cap_ = 0.0;
   const auto acq = std::make_unique<UpperConfidenceBound>(*local, model_options_.local_beta);
   AcqOptimizerOptions opt = config_.acq_optimizer;
   opt.seed = trial_seed(config_.seed ^ 0x10CA1ULL, trial_index);
   const BoxSpace region(Box(lo, hi));
   const OptResult res = maximize_acquisition(*acq, region, opt, centre.transpose());
   if (!quadratic) info_["local"] = describe(nlohmann::json::object());
+  info_["local"]["gp_noise"] = local->noise_variance();
   if (!res.x.allFinite()) return std::nullopt;
   return res.x;
 }

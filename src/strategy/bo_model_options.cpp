@@ -100,6 +100,8 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   require(o.endgame_fraction_2d >= 0.0 && o.endgame_fraction_2d <= 1.0,
           "endgame_fraction_2d must be in [0, 1] (0 = no end-game)");
   require(o.refit_every >= 0, "refit_every must be >= 0 (0 = every ceil(sqrt(n)) new observations)");
+  require(o.local_noise_cap == 0.0 || (o.local_noise_cap > o.noise_floor && o.local_noise_cap <= 1.0),
+          "local_noise_cap must be 0 (= noise_cap) or in (noise_floor, 1]");
   return o;
 }
 

@@ -21,12 +21,14 @@ double BOStrategy::noise_floor() const {
   return observations_ >= mo.late_noise_floor_from ? mo.late_noise_floor : mo.noise_floor;
 }
 
+double BOStrategy::noise_cap() const { return fit_noise_cap_ > 0.0 ? fit_noise_cap_ : model_options_.noise_cap; }
+
 void BOStrategy::fit_bounds(const GP& gp, Vec& lower, Vec& upper) const {
   gp.default_bounds(lower, upper);
   if (gp.learns_noise()) {
     const Eigen::Index noise = lower.size() - 1;
     lower[noise] = std::max(lower[noise], std::log(noise_floor()));
-    upper[noise] = std::min(upper[noise], std::log(model_options_.noise_cap));
+    upper[noise] = std::min(upper[noise], std::log(noise_cap()));
   }
 }
 
@@ -169,7 +171,7 @@ std::vector<Vec> BOStrategy::fit_starts(const GP& gp, const Vec& lower, const Ve
       double lo, hi;
       if (specs[p].role == ParamRole::Noise) {
         if (!gp.learns_noise()) continue;
-        lo = std::log(noise_floor()), hi = std::log(std::min(mo.restart_noise_max, mo.noise_cap));  // standardised
+        lo = std::log(noise_floor()), hi = std::log(std::min(mo.restart_noise_max, noise_cap()));  // standardised
       } else if (specs[p].role == ParamRole::Lengthscale) {
         lo = std::log(mo.restart_lengthscale_min), hi = std::log(mo.restart_lengthscale_max);  // unit cube
       } else {

@@ -55,6 +55,7 @@ class ConstantMeanKernel : public Kernel {
   void condition_on(const Mat& X) override { inner_->condition_on(X); }
   bool depends_on_training_data() const override { return inner_->depends_on_training_data(); }
   const Kernel* fit_surrogate() const override { return inner_->fit_surrogate(); }  // unwrapped; see refit
+  std::unique_ptr<Kernel> local_chart(const Vec& x, Mat& X) const override { return inner_->local_chart(x, X); }  // unwrapped
   const Kernel& inner() const { return *inner_; }
 
  private:

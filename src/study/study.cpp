@@ -273,6 +273,9 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
     if (info["local"].contains("r2") && info["local"]["r2"].is_number()) l["r2"] = info["local"]["r2"];
     if (info["local"].contains("trust_region")) l["trust_region"] = info["local"]["trust_region"];
     if (info["local"].contains("radius_used")) l["radius_used"] = info["local"]["radius_used"];
+    // local_chart: the observations entered the local fit at their orbit points nearest the incumbent.
+    if (info["local"].value("chart", false)) l["chart"] = true;
+    if (info["local"].contains("gp_noise")) l["gp_noise"] = info["local"]["gp_noise"];  // the local GP's noise variance
     kept["local"] = l;
   }
   if (kept.empty()) return;

@@ -202,6 +202,41 @@ TEST(StructureCli, InvarianceCenterOption) {
   EXPECT_EQ(ok.code, 0) << ok.err;
 }
 
+// A sign-symmetric objective off the origin, as a user runs it (`kbo optimize --invariance signflip`, nothing
+// else): the last ⌈0.34 · 15⌉ = 6 BO trials (ids 14…19) are end-game local steps, and those the max kernel
+// modelled see the data in the incumbent's chart (options.bo.local_chart, structure.md update 7); told
+// local_chart false, none does; a local_noise_cap out of range is a one-line error naming it, exit 2.
+TEST(StructureCli, InvariantModelsEndgameInTheChart) {
+  TempDir dir("structure_chart");
+  std::ofstream(dir / "sf.py") << "import sys\nx = [float(a) for a in sys.argv[1:]]\n"
+                                  "print(repr(sum((abs(a) - c)**2 for a, c in zip(x, [0.3, 0.5, 0.7]))))\n";
+  const std::string base = "optimize --objective 'python3 " + (dir / "sf.py") +
+                           " {x}' --bounds -1:1,-1:1,-1:1 --invariance signflip --init 5 --seed 4 --json ";
+  for (const bool chart : {true, false}) {
+    const CmdResult r = run_kbo(base + "--iters 15 --storage " + (dir / (chart ? "c.db" : "r.db")) +
+                                    (chart ? "" : " --options '{\"bo\": {\"local_chart\": false}}'"), dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = r.json();
+    ASSERT_EQ(j["n_complete"].get<int>(), 20);
+    int charted = 0;
+    for (const auto& t : j["trials"]) {
+      const int id = t["id"].get<int>();
+      const bool local = t.contains("info") && t["info"].contains("local");
+      EXPECT_EQ(local, id >= 14) << t.dump();
+      if (!local) continue;
+      const bool in_chart = t["info"]["local"].value("chart", false);
+      EXPECT_EQ(in_chart, chart && t["info"].value("kernel", "") == "max") << t.dump();
+      charted += in_chart;
+    }
+    if (chart) EXPECT_GE(charted, 1);
+  }
+  const CmdResult bad = run_kbo(base + "--iters 1 --storage " + (dir / "b.db") +
+                                    " --options '{\"bo\": {\"local_noise_cap\": 2}}'", dir);
+  EXPECT_EQ(bad.code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("local_noise_cap"), std::string::npos) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}
+
 // The orbit average (m! orderings per entry; in the default auto and as `average`) is built as `normalized`
 // for sets of more than kAverageSetKernelMaxSize = 6 elements, where it would need 40,320 or more terms per
 // entry (and was refused above 9 elements): both work at any set size, and auto names what it modelled with.

@@ -5,7 +5,9 @@
 #include <cmath>
 
 #include "kbo/core/space.hpp"
+#include "kbo/invariance/groups.hpp"
 #include "kbo/invariance/kernels.hpp"
+#include "kbo/model/kernels/stationary.hpp"
 #include "kbo/sets/set_kernel.hpp"
 #include "kbo/sets/set_space.hpp"
 #include "kbo/core/random.hpp"
@@ -102,9 +104,11 @@ TEST(StructureModel, AutoByDefaultFollowsTheDataStructure) {
   EXPECT_EQ(choice([](const Vec& x) { return 2.0 * x[0] - 1.0 * x[1] + 0.3 * std::sin(6.0 * x[2]); }), "flat");
 }
 
-// The default end-game (options.bo.endgame_fraction 0.34 of a known budget) is the plain model's: set and
-// invariant models take no local end-game steps unless told (structure.md, updates 5 and 6).
-TEST(StructureModel, DefaultEndgameIsThePlainModelsOnly) {
+// The end-game (the last 34 % of the BO steps are local steps) is the plain model's and, since update 7 of
+// docs/bench/structure.md, that of invariant models under a finite group of isometries, whose local steps
+// see the data in the incumbent's chart (options.bo.local_chart). Set kernels and continuous groups keep none
+// unless told.
+TEST(StructureModel, DefaultEndgameIsThePlainAndChartedInvariantModels) {
   // Budget 20 with 5 initial points: trial 19 is in the end-game (the last ⌈0.34 · 15⌉ = 6), trial 10 is not.
   auto last_step = [](const std::shared_ptr<const Space>& space, StrategyConfig c, int trial) {
     Rng rng = make_rng(5);
@@ -117,18 +121,77 @@ TEST(StructureModel, DefaultEndgameIsThePlainModelsOnly) {
     return s->last_info();
   };
   const auto box = std::make_shared<BoxSpace>(Box::unit(3));
+  const auto plane = std::make_shared<BoxSpace>(Box::unit(2));
   const auto sets = std::make_shared<SetSpace>(3, Box::unit(1));
-  StrategyConfig plain, inv, told_inv, told_set;
-  inv.invariance = told_inv.invariance = "permutation";
-  told_inv.module_options = told_set.module_options = {{"bo", {{"endgame_fraction", 0.34}}}};
+  StrategyConfig plain, inv, inv_max, rot, told_rot, told_set, no_chart;
+  inv.invariance = inv_max.invariance = no_chart.invariance = "permutation";
+  inv_max.invariant_kernel = InvariantKernelType::Max;
+  rot.invariance = told_rot.invariance = "rotation";
+  told_rot.module_options = told_set.module_options = {{"bo", {{"endgame_fraction", 0.34}}}};
+  no_chart.module_options = {{"bo", {{"local_chart", false}}}};
   EXPECT_TRUE(last_step(box, plain, 19).contains("endgame"));
   EXPECT_FALSE(last_step(box, plain, 10).contains("endgame"));
-  EXPECT_FALSE(last_step(box, inv, 19).contains("endgame"));
+  EXPECT_FALSE(last_step(box, inv, 10).contains("endgame"));
+  for (const StrategyConfig& c : {inv, inv_max}) {
+    const nlohmann::json info = last_step(box, c, 19);
+    ASSERT_TRUE(info.contains("endgame"));
+    ASSERT_TRUE(info.contains("local"));
+    // The chart is the max kernel's: a step modelled by auto's flat candidate has none.
+    EXPECT_EQ(info["local"].value("chart", false), info.value("kernel_choice", "max") == "max") << info.dump();
+  }
+  EXPECT_TRUE(last_step(box, inv_max, 19)["local"].value("chart", false));
+  // Told not to chart, the invariant model still takes the end-game, in raw coordinates.
+  const nlohmann::json raw = last_step(box, no_chart, 19);
+  EXPECT_TRUE(raw.contains("local"));
+  EXPECT_FALSE(raw["local"].value("chart", false));
+  EXPECT_FALSE(last_step(plane, rot, 19).contains("endgame"));  // a continuous group: no chart, no end-game
   EXPECT_FALSE(last_step(sets, plain, 19).contains("endgame"));
-  const nlohmann::json told = last_step(box, told_inv, 19);
+  const nlohmann::json told = last_step(plane, told_rot, 19);
   EXPECT_TRUE(told.contains("endgame"));
   EXPECT_TRUE(told.contains("local"));
+  EXPECT_FALSE(told["local"].value("chart", false));
   EXPECT_TRUE(last_step(sets, told_set, 19).contains("endgame"));
+}
+
+// Kernel::local_chart of the max kernel (finite groups): every row moved to the point of its orbit nearest x
+// (checked by enumerating the group), and the base kernel on the chart is the max kernel: k(x, chart(y)) =
+// max_g k(x, g y). Continuous groups have none.
+TEST(StructureModel, LocalChartIsTheNearestOrbitPoint) {
+  Rng rng = make_rng(11);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  const int D = 3;
+  const Vec centre = Vec::Constant(D, 0.5);
+  for (const std::string group : {"signflip", "hyperoctahedral", "permutation"}) {
+    const GroupPtr g = make_group(group, D);
+    const KernelPtr k = make_invariant_kernel(make_stationary("matern52", D, false, 0.3, 1.7), group,
+                                              InvariantKernelType::Max, centre);
+    Vec x(D);
+    Mat Y(6, D);
+    for (int j = 0; j < D; ++j) x[j] = u(rng);
+    for (Eigen::Index i = 0; i < Y.rows(); ++i)
+      for (int j = 0; j < D; ++j) Y(i, j) = u(rng);
+    Mat C = Y;
+    const KernelPtr base = k->local_chart(x, C);
+    ASSERT_TRUE(base) << group;
+    const Mat kmax = k->cross(row(x), Y), kbase = base->cross(row(x), C);
+    for (Eigen::Index i = 0; i < Y.rows(); ++i) {
+      double nearest = 1e300;
+      bool in_orbit = false;
+      for (const SignedPerm& e : g->elements()) {
+        const Vec gy = centre + e.apply(Y.row(i).transpose() - centre);
+        nearest = std::min(nearest, (gy - x).norm());
+        in_orbit = in_orbit || (gy - C.row(i).transpose()).norm() < 1e-12;
+      }
+      EXPECT_TRUE(in_orbit) << group << " row " << i;
+      EXPECT_NEAR((C.row(i).transpose() - x).norm(), nearest, 1e-12) << group << " row " << i;
+      EXPECT_NEAR(kbase(0, i), kmax(0, i), 1e-12) << group << " row " << i;
+    }
+  }
+  const KernelPtr rot = make_invariant_kernel(make_stationary("matern52", 2, false, 0.3, 1.0), "rotation",
+                                              InvariantKernelType::Max, Vec::Constant(2, 0.5));
+  Mat Y = Mat::Constant(2, 2, 0.2);
+  EXPECT_FALSE(rot->local_chart(Vec::Constant(2, 0.7), Y));
+  EXPECT_EQ(Y, Mat::Constant(2, 2, 0.2));  // untouched
 }
 
 // The normalised and max set kernels give every set the same prior variance (the mean-pair kernel's is

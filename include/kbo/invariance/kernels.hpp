@@ -94,6 +94,10 @@ class MaxKernel : public Kernel, public FitSurrogateProvider {
   /// signflip (|·|) and hyperoctahedral (sort∘|·|), whose orbit distance is ||Φz − Φw|| (isotropic base).
   bool known_psd() const;
   const Kernel* fit_surrogate() const override { return fit_on_base_ ? base_.get() : nullptr; }
+  /// Rows of X moved to their orbit point nearest x (the maximising alignment of k_max(x, ·)) and the base
+  /// kernel; nullptr for the two-sided form and non-isometric groups (there x itself would move), and for
+  /// continuous groups (their orbits are manifolds: the chart would lose dimensions).
+  KernelPtr local_chart(const Vec& x, Mat& X) const override;
 
  private:
   // Nearest/maximising pair for (x, y), in original coordinates; jx = ∂x'/∂x.
@@ -151,6 +155,8 @@ class AveragedKernel : public Kernel, public FitSurrogateProvider {
   const Group& group() const { return *group_; }
   AveragingMethod method() const { return method_; }
   const Kernel* fit_surrogate() const override { return fit_on_base_ ? base_.get() : nullptr; }
+  /// As MaxKernel's (nearest orbit point, Euclidean): isotropic base, finite isometric group only, else nullptr.
+  KernelPtr local_chart(const Vec& x, Mat& X) const override;
 
  private:
   // The finitely many linear maps averaged over on each side (finite groups, rotation angle rules),
@@ -202,6 +208,7 @@ class NormalizedKernel : public Kernel, public FitSurrogateProvider {
   void condition_on(const Mat& X) override { inner_->condition_on(X); }
   bool depends_on_training_data() const override { return inner_->depends_on_training_data(); }
   const Kernel* fit_surrogate() const override { return kbo::fit_surrogate(*inner_); }
+  KernelPtr local_chart(const Vec& x, Mat& X) const override { return inner_->local_chart(x, X); }
   const Kernel& inner() const { return *inner_; }
  private:
   double scale() const;  // v with keep_variance, else 1
@@ -233,6 +240,7 @@ class ProjectedKernel : public Kernel, public FitSurrogateProvider {
   Vec diag_grad_x(const Vec& x) const override;
   void condition_on(const Mat& X_train) override;
   const Kernel* fit_surrogate() const override { return max_.fit_surrogate(); }
+  KernelPtr local_chart(const Vec& x, Mat& X) const override { return max_.local_chart(x, X); }
 
   const MaxKernel& max_kernel() const { return max_; }
   bool conditioned() const { return conditioned_; }

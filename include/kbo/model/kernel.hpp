@@ -97,6 +97,11 @@ class Kernel {
   /// layout (e.g. an invariant kernel fitted on its base kernel, as the max-kernel paper does) returns
   /// it here; strategies then fit a GP with a clone of it and copy θ over. nullptr: fit on this kernel.
   virtual const Kernel* fit_surrogate() const { return nullptr; }
+  /// A kernel invariant under a group of maps gives the local view of the data around x (a BO strategy's
+  /// local step): every row of X replaced, in place, by its image under the maps nearest x (in the
+  /// kernel's metric), and the kernel that models the function near x on those images (the base kernel,
+  /// at this kernel's hyperparameters). nullptr and X untouched: no such structure (the default).
+  virtual std::unique_ptr<Kernel> local_chart(const Vec& /*x*/, Mat& /*X*/) const { return nullptr; }
 };
 
 using KernelPtr = std::unique_ptr<Kernel>;

@@ -199,8 +199,9 @@ struct EnumNames<PriorMean> {
   /* UCB with β scaled by the share of the end-game still to come (endgame decay; 0 at the last trial). */     \
   /* The default end-game (0.34, with the trust region and local_model auto above) is docs/bench/bbob.md's */  \
   /* fifth-round candidate `ta1f2`: Ackley-10 after 1,000 evaluations 1e-5 instead of 2e-3 (scale.md); */     \
-  /* session 13 added the restart, the GP's neighbours and warp above (bbob.md, "Session 13"). Set and */     \
-  /* invariant kernels default to 0: no end-game unless told (structure.md, updates 5-6). */                  \
+  /* session 13 added the restart, the GP's neighbours and warp above (bbob.md, "Session 13"). Set kernels */ \
+  /* and invariant kernels without a local chart (continuous groups) default to 0: no end-game unless told; */ \
+  /* invariant kernels with one take 0.34 at every dimension, with local_chart (structure.md, updates 5-7). */ \
   X(double, endgame_fraction, 0.34)                                                                            \
   /* At dimension D <= 2 the end-game's share is endgame_fraction_2d: 0.6 since session 13b (BBOB d = 2: the */ \
   /* 1e-2 target on 10 of 24 functions instead of 6; d >= 3 untouched). An explicit endgame_fraction without */ \
@@ -213,7 +214,18 @@ struct EnumNames<PriorMean> {
   X(bool, coincident_fallback, false)                                                                          \
   /* Sets: the acquisition optimiser also starts from the incumbent with one element moved (each in turn) */ \
   /* to where the acquisition is highest for it: the swap moves of k-medoids-style local search. */           \
-  X(bool, element_moves, false)
+  X(bool, element_moves, false)                                                                              \
+  /* Local steps of an invariant model (a kernel with Kernel::local_chart): every observation enters the */   \
+  /* local fit at its orbit point nearest the incumbent, and the local GP has the invariant kernel's base */  \
+  /* kernel (near a generic point the function is the plain one), so mirror images of nearby points count */ \
+  /* as neighbours and the quadratic sees one chart, not several. Without it the neighbours are the raw */    \
+  /* nearest rows, and the local GP the invariant kernel. On by default for invariant kernels that have a */  \
+  /* chart (finite groups of isometries; BOStrategy's constructor): signflip-offcentre seeds 0-9 6.7e-6, */   \
+  /* the flat GP 1.2e-5, without the chart 3.6e-5 (structure.md, update 7). No effect on other kernels. */   \
+  X(bool, local_chart, false)                                                                                 \
+  /* Noise cap of the local step's GP fit (0 ⇒ noise_cap): a low cap inside the local model alone */        \
+  /* (invariant kernels keep noise_cap 1 for the global model). */                                             \
+  X(double, local_noise_cap, 0.0)
 
 struct BOModelOptions {
   KBO_BO_MODEL_FIELDS(KBO_FIELD_MEMBER)

@@ -98,6 +98,7 @@ class BOStrategy : public Strategy {
                               bool warm_only = false) const;
   void fit_bounds(const GP& gp, Vec& lower, Vec& upper) const;  // log-θ bounds (noise floor/cap applied)
   double noise_floor() const;  // BOModelOptions::noise_floor, or late_noise_floor once the data are many
+  double noise_cap() const;    // BOModelOptions::noise_cap, or the cap of the fit in progress (fit_noise_cap_)
   std::vector<Prior> map_priors(const GP& gp) const;  // priors of the MAP fit (empty for ML-II)
   /// A lengthscale of a categorical (one-hot) coordinate of a params space.
   bool is_categorical_lengthscale(const ParamSpec& spec) const;
@@ -156,6 +157,7 @@ class BOStrategy : public Strategy {
   bool continuous_ = true;      // no discrete coordinate in the space (the local step needs none)
   int refit_n_ = 0;             // observations at the last θ refit
   int observations_ = 0;        // observations of the suggestion being made (noise_floor() depends on it)
+  double fit_noise_cap_ = 0.0;  // > 0: the noise cap of the fit in progress (a local step's local_noise_cap)
   bool alt_leads_ = false;      // gp_ holds the alternative kernel (it won the last refit)
   double refit_objective_ = 0.0;  // its objective (reported while θ is kept)
   HmcCarry hmc_{0.05, Vec()};   // HMC step size and inverse mass carried from one suggestion to the next
