@@ -51,7 +51,8 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U_raw, const Vec& y, Eigen:
     U_chart = U_raw;
     chart_kernel = gp_->kernel().local_chart(U_raw.row(best).transpose(), U_chart);
   }
-  const Mat& U = chart_kernel ? U_chart : U_raw;
+  const bool charted = chart_kernel != nullptr;  // chart_kernel itself moves into the local GP below
+  const Mat& U = charted ? U_chart : U_raw;
   const Eigen::Index n = U.rows(), D = U.cols();
   // A quadratic has p = (D + 1)(D + 2)/2 coefficients: by default twice as many neighbours fit it.
   const bool quadratic = model_options_.local_model != LocalModel::Gp;  // quadratic, or auto (quadratic if it fits)
@@ -100,7 +101,7 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U_raw, const Vec& y, Eigen:
   if (!((hi - lo).array() > 0.0).all()) return std::nullopt;
   auto describe = [&](nlohmann::json j) {
     j["points"] = m;
-    if (chart_kernel) j["chart"] = true;
+    if (charted) j["chart"] = true;
     j["half_width"] = std::vector<double>(half.data(), half.data() + D);
     if (tr) j["trust_region"] = describe_region(*tr);
     return j;
@@ -150,17 +151,18 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U_raw, const Vec& y, Eigen:
   const Vec yl = model_targets(y(rows), model_options_.local_warp);  // scaled on the neighbours alone
   std::optional<GP> local;
   // warm start: the global model's θ (the chart's base kernel holds it too)
-  local.emplace(new_model(chart_kernel ? with_constant_mean(std::move(chart_kernel), gls_mean_variance())
+  local.emplace(new_model(charted ? with_constant_mean(std::move(chart_kernel), gls_mean_variance())
                                        : gp_->kernel().clone()));
   local->set_data(Ul, yl);
-  fit_noise_cap_ = model_options_.local_noise_cap;  // 0: the model's noise_cap
-  try {
+  {
+    // local_noise_cap holds for this fit only, however it ends (noise_cap() reads it; 0: the model's cap).
+    fit_noise_cap_ = model_options_.local_noise_cap;
+    const struct ResetCap {
+      double& cap;
+      ~ResetCap() { cap = 0.0; }
+    } reset{fit_noise_cap_};
     refit({&local}, trial_index);
-  } catch (...) {
-    fit_noise_cap_ = 0.0;
-    throw;
   }
-  fit_noise_cap_ = 0.0;
   const auto acq = std::make_unique<UpperConfidenceBound>(*local, model_options_.local_beta);
   AcqOptimizerOptions opt = config_.acq_optimizer;
   opt.seed = trial_seed(config_.seed ^ 0x10CA1ULL, trial_index);
