@@ -250,6 +250,9 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
   if (info.contains("kernel_choice")) kept["kernel"] = info["kernel_choice"];
   if (info.contains("kernel_objectives")) kept["kernel_objectives"] = info["kernel_objectives"];
   if (info.contains("coincident_fallback")) kept["coincident_fallback"] = info["coincident_fallback"];
+  // The suggestion repeated an observation (a converged local step, typically) and was replaced by a uniform
+  // random point: said, so that a far-away point in the middle of a local search is explained.
+  if (info.value("repeat_replaced_by_random", false)) kept["repeat_replaced_by_random"] = true;
   // A-GP-UCB: its scaling g(t), the lengthscale factor θ₀/θ_t (g_eff: with MAP it includes the estimate), the
   // overall h(t) and β½ of this trial, for the dashboard's trace.
   if (info.value("phase", "") == "agpucb") {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "cli_support.hpp"
 
@@ -76,4 +77,22 @@ TEST(Endgame2dCli, TwoDimensionsTakeTheLongerEndgameAndTheSlowerShrinkByDefault)
     EXPECT_EQ(r.err_lines(), 1) << r.err;
     EXPECT_NE(r.err.find("_2d"), std::string::npos) << r.err;
   }
+}
+
+// A converged end-game proposes points it has already evaluated (the sphere's optimum, again): no trial
+// repeats an earlier one, and each replaced suggestion says so in its trial info.
+TEST(Endgame2dCli, RepeatedSuggestionsAreReplacedAndSaidInTheTrialInfo) {
+  TempDir dir("endgame_2d_repeat");
+  const CmdResult r = run_kbo("optimize --problem bbob:1:1 --dim 2 --init 5 --iters 65 --seed 0 --json --storage memory", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json out = r.json();
+  std::vector<std::vector<double>> seen;
+  int replaced = 0;
+  for (const auto& t : out["trials"]) {
+    const std::vector<double> x = t["x"].get<std::vector<double>>();
+    for (const auto& s : seen) EXPECT_GT(std::hypot(x[0] - s[0], x[1] - s[1]), 1e-9) << t.dump();
+    seen.push_back(x);
+    replaced += t.contains("info") && t["info"].value("repeat_replaced_by_random", false);
+  }
+  EXPECT_GE(replaced, 1);
 }
