@@ -1,10 +1,10 @@
 # The per-block table of docs/bench/structure.md update 6, from the result files beside this script and update 5's.
-import os,sys,statistics as st
+import os,sys
 HERE=os.path.dirname(os.path.abspath(__file__))
 U5=os.path.join(HERE,'..','update5')
 D=os.path.join(HERE,'..')
 sys.path.insert(0,D)
-from blocks_common import load, merge
+from blocks_common import load, merge, print_blocks
 def here(name): return os.path.join(HERE,name)
 sets=['facility','covering','kmeans-seeds']
 groups=['perm-offcentre','signflip-offcentre','control-hartmann6']
@@ -18,13 +18,4 @@ for p in groups:
     rows.append((p,'auto (default)',merge(load(os.path.join(D,'select-lml'),'auto',p),load(os.path.join(D,'confirm2'),'default',p),
                                       load(os.path.join(D,'update4','confirm-20-29'),'default',p),load(os.path.join(U5,'conf_gdef'),'default',p))))
     rows.append((p,'auto + end-game 0.34',merge(load(here('geg2030'),'default',p),load(here('geg23059'),'default',p))))
-fmt=lambda x: '%.4f'%x if abs(x)>=0.01 else '%.2e'%x
-blocks=[(0,10),(10,20),(20,30),(30,40),(40,50),(50,60),(0,30),(30,60)]
-print('| problem | method | '+' | '.join('%d–%d'%(a,b-1) for a,b in blocks)+' |')
-print('|---|---|'+'---|'*len(blocks))
-for p,m,d in rows:
-    cells=[]
-    for a,b in blocks:
-        v=[d[s] for s in range(a,b) if s in d]
-        cells.append(fmt(st.mean(v)) if len(v)==b-a else '—')
-    print('| %s | %s | %s |'%(p,m,' | '.join(cells)))
+print_blocks(rows)

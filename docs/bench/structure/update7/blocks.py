@@ -1,11 +1,11 @@
 # The per-block table of docs/bench/structure.md update 7, from the result files beside this script,
 # update 6's (the flat baseline and the end-game without the chart) and the earlier defaults'.
-import os,sys,statistics as st
+import os,sys
 HERE=os.path.dirname(os.path.abspath(__file__))
 D=os.path.join(HERE,'..')
 U5=os.path.join(D,'update5'); U6=os.path.join(D,'update6')
 sys.path.insert(0,D)
-from blocks_common import load, merge
+from blocks_common import load, merge, print_blocks
 def here(name): return os.path.join(HERE,name)
 rows=[]
 for p in ['perm-offcentre','signflip-offcentre','control-hartmann6']:
@@ -16,13 +16,4 @@ for p in ['perm-offcentre','signflip-offcentre','control-hartmann6']:
     rows.append((p,'end-game + local_noise_cap 0.01 (no chart)',load(here('lnc030'),'default',p)))
     rows.append((p,'+ local_chart (new default)',merge(load(here('chart030'),'default',p),load(here('chart3059'),'default',p))))
     rows.append((p,'+ local_chart + local_noise_cap 0.01',load(here('chartlnc030'),'default',p)))
-fmt=lambda x: '%.4f'%x if abs(x)>=0.01 else '%.2e'%x
-blocks=[(0,10),(10,20),(20,30),(30,40),(40,50),(50,60),(0,30),(30,60)]
-print('| problem | method | '+' | '.join('%d–%d'%(a,b-1) for a,b in blocks)+' |')
-print('|---|---|'+'---|'*len(blocks))
-for p,m,d in rows:
-    cells=[]
-    for a,b in blocks:
-        v=[d[s] for s in range(a,b) if s in d]
-        cells.append(fmt(st.mean(v)) if len(v)==b-a else '—')
-    print('| %s | %s | %s |'%(p,m,' | '.join(cells)))
+print_blocks(rows)
