@@ -223,8 +223,9 @@ struct EnumNames<PriorMean> {
   /* chart (finite groups of isometries; BOStrategy's constructor): signflip-offcentre seeds 0-9 6.7e-6, */   \
   /* the flat GP 1.2e-5, without the chart 3.6e-5 (structure.md, update 7). No effect on other kernels. */   \
   X(bool, local_chart, false)                                                                                 \
-  /* Noise cap of the local step's GP fit (0 ⇒ noise_cap): a low cap inside the local model alone */        \
-  /* (invariant kernels keep noise_cap 1 for the global model). */                                             \
+  /* Noise cap of the local step's GP fit (0 ⇒ noise_cap): a low cap inside the local model alone. 0.01 by */ \
+  /* default for invariant kernels with a chart, which keep noise_cap 1 for the global model (structure.md, */  \
+  /* update 7: Ackley-2d-fpf's end-game). */                                                                    \
   X(double, local_noise_cap, 0.0)
 
 struct BOModelOptions {

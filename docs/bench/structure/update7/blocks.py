@@ -14,6 +14,6 @@ for p in ['perm-offcentre','signflip-offcentre','control-hartmann6']:
                                       load(os.path.join(D,'update4','confirm-20-29'),'default',p),load(os.path.join(U5,'conf_gdef'),'default',p))))
     rows.append((p,'auto + end-game 0.34 (update 6)',merge(load(os.path.join(U6,'geg2030'),'default',p),load(os.path.join(U6,'geg23059'),'default',p))))
     rows.append((p,'end-game + local_noise_cap 0.01 (no chart)',load(here('lnc030'),'default',p)))
-    rows.append((p,'+ local_chart (new default)',merge(load(here('chart030'),'default',p),load(here('chart3059'),'default',p))))
-    rows.append((p,'+ local_chart + local_noise_cap 0.01',load(here('chartlnc030'),'default',p)))
+    rows.append((p,'+ local_chart',merge(load(here('chart030'),'default',p),load(here('chart3059'),'default',p))))
+    rows.append((p,'+ local_chart + local_noise_cap 0.01 (new default)',merge(load(here('chartlnc030'),'default',p),load(here('chartlnc3059'),'default',p))))
 print_blocks(rows)
