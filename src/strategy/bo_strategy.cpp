@@ -58,7 +58,9 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
     if (!bo.contains("noise_cap")) bo["noise_cap"] = 1.0;
     if (!bo.contains("endgame_fraction")) bo["endgame_fraction"] = chart ? 0.34 : 0.0;
     if (!bo.contains("local_chart")) bo["local_chart"] = chart;
-    if (chart && !bo.contains("local_noise_cap")) bo["local_noise_cap"] = 0.01;
+    // (A noise floor the user raised to 0.01 or above leaves the local GP the global cap.)
+    const double floor = bo.value("noise_floor", BOModelOptions{}.noise_floor);
+    if (chart && !bo.contains("local_noise_cap") && floor < 0.01) bo["local_noise_cap"] = 0.01;
   }
   model_options_ = BOModelOptions::from_json(bo);
   if (config_.module_options.contains("rkhs_bound") && config_.module_options["rkhs_bound"].is_number())

@@ -243,6 +243,11 @@ TEST(StructureCli, InvariantModelsEndgameInTheChart) {
     if (chart) EXPECT_GE(charted, 1);
     if (c == 2) EXPECT_GE(gp_steps, 1);  // local_model gp: every local step fits the GP
   }
+  // A noise floor raised above the local cap's default (with the global cap to match) is the user's to
+  // set: no error about the local cap they never gave.
+  const CmdResult floor = run_kbo(base + "--iters 1 --storage " + (dir / "f.db") +
+                                      " --options '{\"bo\": {\"noise_floor\": 0.02, \"noise_cap\": 1}}'", dir);
+  EXPECT_EQ(floor.code, 0) << floor.err;
   const CmdResult bad = run_kbo(base + "--iters 1 --storage " + (dir / "b.db") +
                                     " --options '{\"bo\": {\"local_noise_cap\": 2}}'", dir);
   EXPECT_EQ(bad.code, 2) << bad.err;
