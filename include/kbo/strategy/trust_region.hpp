@@ -50,8 +50,9 @@ struct TrustRegion {
 /// Replays the local steps of a history. y: the values (to maximise) of the trials in the order they were
 /// made; is_local(i): trial i was scheduled as a local step (with rule.restart, a scheduled step taken while
 /// restart_due was a global restart step: it resets the region and is not counted in local_steps). A local
-/// step succeeds when its value is strictly above every value before it (translation- and scale-invariant, unlike TuRBO's 1e-3·|best| margin, which
-/// depends on the objective's offset). Other trials move the incumbent but leave the counters alone.
+/// step succeeds when its value is strictly above every value before it (translation- and scale-invariant,
+/// unlike TuRBO's 1e-3·|best| margin, which depends on the objective's offset). Other trials move the
+/// incumbent but leave the counters alone.
 TrustRegion replay_trust_region(const Vec& y, const std::function<bool(int)>& is_local, const TrustRegionRule& rule);
 
 }  // namespace kbo
