@@ -92,6 +92,12 @@ def run_one(task):
     return record
 
 
+def check_variant(options):
+    """Raises what kbo.minimize raises for these options (one evaluation of a 2-d sphere)."""
+    import kbo
+    kbo.minimize(lambda x: sum(v * v for v in x), [(-1, 1), (-1, 1)], iters=0, **{"init": 1, **options})
+
+
 def best_so_far(values):
     out, best = [], math.inf
     for v in values:
@@ -216,6 +222,11 @@ def main():
             ap.error(f"--variant {v!r}: expected NAME='{{...}}' with a new NAME")
         if name not in methods:
             methods.append(name)
+    for name, options in variants.items():  # a bad option is one line now, not a worker's traceback later
+        try:
+            check_variant(options)
+        except Exception as e:  # kbo.InputError, or TypeError for an unknown keyword of kbo.minimize
+            ap.error(f"--variant {name}: {e}")
     bad = [m for m in methods if m not in METHODS and m not in variants]
     if bad:
         ap.error(f"unknown method(s) {', '.join(bad)} (allowed: {', '.join(METHODS)}, or a --variant NAME)")

@@ -133,7 +133,8 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U_raw, const Vec& y, Eigen:
     }
     const double repeat = trust ? std::min(1e-6, 1e-3 * used) : 1e-6;
     if (u && min_row_distance(*u, U) < repeat) u.reset();
-    nlohmann::json j = {{"model", "quadratic"}, {"fitted", u.has_value()}, {"r2", r2}};
+    nlohmann::json j = {{"model", "quadratic"}, {"fitted", u.has_value()}, {"r2", r2},
+                        {"fit_power", model_options_.local_fit_power_at(D)}};
     if (trust) j["radius_used"] = used;
     info_["local"] = describe(j);
     if (u) return u;
@@ -196,13 +197,25 @@ std::optional<Vec> BOStrategy::quadratic_step(const Mat& U, const Vec& y, const 
       for (Eigen::Index k = j; k < D; ++k) A(r, c++) = s[j] * s[k];
     t[r] = (yr[r] - y0) / spread;
   }
-  const Eigen::ColPivHouseholderQR<Mat> qr(A);
+  // Row weights (BOModelOptions::local_fit_power): (gap + g₀)^−power, the incumbent's gap 0.
+  const double power = model_options_.local_fit_power_at(D);
+  Vec w = Vec::Ones(m);
+  if (power > 0.0) {
+    double floor_gap = std::numeric_limits<double>::infinity();
+    for (Eigen::Index r = 0; r < m; ++r)
+      if (-t[r] > 0.0) floor_gap = std::min(floor_gap, -t[r]);
+    if (std::isfinite(floor_gap)) w = (floor_gap - t.array()).pow(-power).matrix();
+  }
+  const Mat WA = w.asDiagonal() * A;
+  const Vec wt = w.cwiseProduct(t);
+  const Eigen::ColPivHouseholderQR<Mat> qr(WA);
   if (qr.rank() < p) return std::nullopt;  // the neighbours do not determine a quadratic
-  const Vec coef = qr.solve(t);
+  const Vec coef = qr.solve(wt);
   if (!coef.allFinite()) return std::nullopt;
-  if (r2) {
-    const double total = (t.array() - t.mean()).square().sum();
-    *r2 = total > 0.0 ? 1.0 - (A * coef - t).squaredNorm() / total : 1.0;
+  if (r2) {  // weighted as the fit (unweighted, the walls' variance passes a fit that misses the floor)
+    const double mean = w.cwiseProduct(wt).sum() / w.squaredNorm();
+    const double total = (wt - mean * w).squaredNorm();
+    *r2 = total > 0.0 ? 1.0 - (WA * coef - wt).squaredNorm() / total : 1.0;
   }
   // q(s) = c + gᵀs + ½ sᵀHs, maximised in the box.
   const Vec g = coef.segment(1, D);

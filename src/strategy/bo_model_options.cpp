@@ -42,11 +42,12 @@ namespace kbo {
 BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   if (!j.is_null() && !j.is_object()) throw InputError("options.bo must be an object of BO model options");
   BOModelOptions o = decode_field<BOModelOptions>("options.bo", j);
-  // An explicit end-game share or failure count applies at every dimension unless its _2d value is given
+  // An explicit end-game share, failure count or fit power applies at every dimension unless its _2d value is given
   // too: the _2d defaults are the default model's choice at D <= 2, not an override of the user's choice.
   if (j.is_object()) {
     if (j.contains("endgame_fraction") && !j.contains("endgame_fraction_2d")) o.endgame_fraction_2d = o.endgame_fraction;
     if (j.contains("local_fail") && !j.contains("local_fail_2d")) o.local_fail_2d = o.local_fail;
+    if (j.contains("local_fit_power") && !j.contains("local_fit_power_2d")) o.local_fit_power_2d = o.local_fit_power;
   }
   if (o.alt_kernel != "none") model_kernels().get(o.alt_kernel);  // InputError naming the allowed kernels
   auto require = [](bool ok, const std::string& what) {
@@ -96,6 +97,8 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   require(o.local_restart >= 0, "local_restart must be >= 0 (0 = never)");
   require(o.local_restart_max >= 0, "local_restart_max must be >= 0 (0 = no limit)");
   require(o.local_min_r2 >= 0.0 && o.local_min_r2 <= 1.0, "local_min_r2 must be in [0, 1]");
+  require(o.local_fit_power >= 0.0 && o.local_fit_power <= 4.0, "local_fit_power must be in [0, 4]");
+  require(o.local_fit_power_2d >= 0.0 && o.local_fit_power_2d <= 4.0, "local_fit_power_2d must be in [0, 4]");
   require(o.endgame_fraction >= 0.0 && o.endgame_fraction <= 1.0, "endgame_fraction must be in [0, 1] (0 = no end-game)");
   require(o.endgame_fraction_2d >= 0.0 && o.endgame_fraction_2d <= 1.0,
           "endgame_fraction_2d must be in [0, 1] (0 = no end-game)");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -277,7 +278,9 @@ TEST(TrustRegion, AutoLocalModelTakesTheQuadraticOnlyWhereItFits) {
   for (const bool kinked : {false, true}) {
     StrategyConfig c;
     c.seed = 4;
-    c.module_options["bo"] = {{"local_every", 1}, {"local_model", "auto"}, {"local_points", 16}, {"local_radius", 0.05}};
+    // uniform weights: the R² is the plain least squares' (weighted fits: the next test)
+    c.module_options["bo"] = {{"local_every", 1},  {"local_model", "auto"},   {"local_points", 16},
+                              {"local_radius", 0.05}, {"local_fit_power", 0.0}};
     BOStrategy s(c, space);
     s.suggest(X, kinked ? cone : bowl, Mat(0, 2), 16);
     const nlohmann::json local = s.last_info()["local"];
@@ -286,4 +289,75 @@ TEST(TrustRegion, AutoLocalModelTakesTheQuadraticOnlyWhereItFits) {
   }
   EXPECT_THROW(BOModelOptions::from_json({{"local_min_r2", 1.5}}), InputError);
   EXPECT_THROW(BOModelOptions::from_json({{"local_model", "cubic"}}), InputError);
+}
+
+namespace {
+
+// One local quadratic step (local_every 1, the quadratic forced) on observations X, y, all of them the
+// initial design (so the trust region is at its initial radius 0.1); the step's point.
+Vec quadratic_local_step(const Mat& X, const Vec& y, double power) {
+  auto space = std::make_shared<BoxSpace>(Box::unit(X.cols()));
+  StrategyConfig c;
+  c.seed = 4;
+  c.n_init = static_cast<int>(X.rows());
+  c.module_options["bo"] = {{"local_every", 1},         {"local_model", "quadratic"},
+                            {"local_points", X.rows()}, {"local_radius", 0.1},
+                            {"local_fit_power", power}};
+  BOStrategy s(c, space);
+  return s.suggest(X, y, Mat(0, X.cols()), static_cast<int>(X.rows()));
+}
+
+}  // namespace
+
+TEST(TrustRegion, LocalQuadraticWeighsEachNeighbourByItsGapAboveTheIncumbent) {
+  // An exact quadratic: any weights give the same exact fit, so every power steps to the bowl's maximum.
+  Mat X(16, 2);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) X.row(4 * i + j) << 0.41 + 0.06 * i, 0.41 + 0.06 * j;
+  Vec top(2);
+  top << 0.52, 0.49;
+  Vec bowl(16);
+  for (int i = 0; i < 16; ++i) bowl[i] = -std::pow(X(i, 0) - top[0], 2) - 3.0 * std::pow(X(i, 1) - top[1], 2);
+  for (const double power : {0.0, 1.0, 2.0})
+    EXPECT_LT((quadratic_local_step(X, bowl, power) - top).norm(), 1e-9) << power;
+
+  // On a cone (no quadratic fits it) the reported R² is that of our own least squares with row weights
+  // (gap + g₀)^−power, g₀ the smallest nonzero gap above the incumbent: the weights enter the fit as stated.
+  Vec cone(16);
+  for (int i = 0; i < 16; ++i) cone[i] = -std::abs(X(i, 0) - top[0]) - std::abs(X(i, 1) - top[1]);
+  Mat A(16, 6);
+  for (int r = 0; r < 16; ++r) {
+    const double a = X(r, 0), b = X(r, 1);
+    A.row(r) << 1, a, b, a * a, a * b, b * b;
+  }
+  const Vec gap = cone.maxCoeff() - cone.array();
+  double g0 = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < 16; ++i)
+    if (gap[i] > 0.0) g0 = std::min(g0, gap[i]);
+  for (const double power : {0.0, 1.0, 2.0}) {
+    const Vec w = (gap.array() + g0).pow(-power).matrix();
+    const Mat WA = w.asDiagonal() * A;
+    const Vec wy = w.cwiseProduct(cone);
+    const Vec c = WA.colPivHouseholderQr().solve(wy);
+    const double mean = w.cwiseProduct(wy).sum() / w.squaredNorm();
+    const double r2 = 1.0 - (WA * c - wy).squaredNorm() / (wy - mean * w).squaredNorm();
+    auto space = std::make_shared<BoxSpace>(Box::unit(2));
+    StrategyConfig cfg;
+    cfg.seed = 4;
+    cfg.n_init = 16;
+    cfg.module_options["bo"] = {{"local_every", 1}, {"local_model", "auto"}, {"local_points", 16}, {"local_fit_power", power}};
+    BOStrategy s(cfg, space);
+    s.suggest(X, cone, Mat(0, 2), 16);
+    EXPECT_NEAR(s.last_info()["local"]["r2"].get<double>(), r2, 1e-9) << power;
+  }
+  // Defaults: 2 at D <= 2, uniform above; an explicit local_fit_power sets both unless its _2d value is given.
+  EXPECT_EQ(BOModelOptions::from_json(nlohmann::json::object()).local_fit_power_at(2), 2.0);
+  EXPECT_EQ(BOModelOptions::from_json(nlohmann::json::object()).local_fit_power_at(3), 0.0);
+  EXPECT_EQ(BOModelOptions::from_json({{"local_fit_power", 1.0}}).local_fit_power_at(2), 1.0);
+  const BOModelOptions own = BOModelOptions::from_json({{"local_fit_power", 1.0}, {"local_fit_power_2d", 0.5}});
+  EXPECT_EQ(own.local_fit_power_at(2), 0.5);
+  EXPECT_EQ(own.local_fit_power_at(3), 1.0);
+  EXPECT_THROW(BOModelOptions::from_json({{"local_fit_power_2d", 4.5}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"local_fit_power", -1.0}}), InputError);
+  EXPECT_THROW(BOModelOptions::from_json({{"local_fit_power", 5.0}}), InputError);
 }

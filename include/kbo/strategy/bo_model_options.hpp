@@ -166,6 +166,15 @@ struct EnumNames<PriorMean> {
   X(double, local_beta, 1.0)               /* the local step maximises μ + √local_beta σ of the local model */ \
   X(LocalModel, local_model, LocalModel::Auto) /* gp, quadratic (least squares), or auto */ \
   X(double, local_min_r2, 0.99) /* auto: the quadratic steps where its fit's R² is at least this, else the GP */ \
+  /* The quadratic's least squares weighs each neighbour by (gap + g₀)^−local_fit_power, gap its value's */   \
+  /* distance above the incumbent's, g₀ the smallest nonzero gap. Where values span orders of magnitude (an */  \
+  /* ill-conditioned valley's walls next to its floor) uniform weights (0) fit the walls and leave the */       \
+  /* floor, where the step is taken, a residual the size of the walls'; weights fit the floor. At D <= 2 */     \
+  /* local_fit_power_2d: 2 since session 15 (BBOB d = 2: the 1e-2 target on 12 of 24 functions instead of */   \
+  /* 10); at D >= 3 uniform, as 2 costs Ackley-6 and Hartmann-6 (an explicit local_fit_power without */        \
+  /* local_fit_power_2d sets both; docs/bench/bbob.md, "Session 15"). */                                         \
+  X(double, local_fit_power, 0.0)                                                                              \
+  X(double, local_fit_power_2d, 2.0)                                                                           \
   /* auto: the fallback GP's neighbours without local_points (LocalGpPoints above): quadratic, own, own_if_all */ \
   X(LocalGpPoints, local_auto_gp_points, LocalGpPoints::OwnIfAll)                                              \
   /* A real trust region for the local steps (TuRBO, Eriksson et al. 2019; kbo/strategy/trust_region.hpp): */ \
@@ -236,6 +245,7 @@ struct BOModelOptions {
   /// The end-game share and the trust region's failure count at dimension D (the _2d fields at D <= 2).
   double endgame_fraction_at(long D) const { return D <= 2 ? endgame_fraction_2d : endgame_fraction; }
   int local_fail_at(long D) const { return D <= 2 ? local_fail_2d : local_fail; }
+  double local_fit_power_at(long D) const { return D <= 2 ? local_fit_power_2d : local_fit_power; }
   nlohmann::json to_json() const;
 };
 
