@@ -42,8 +42,8 @@ namespace kbo {
 BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   if (!j.is_null() && !j.is_object()) throw InputError("options.bo must be an object of BO model options");
   BOModelOptions o = decode_field<BOModelOptions>("options.bo", j);
-  // An explicit end-game share, failure count or fit power applies at every dimension unless its _2d value is given
-  // too: the _2d defaults are the default model's choice at D <= 2, not an override of the user's choice.
+  // An explicit end-game share, failure count or fit power applies at every dimension unless its _2d value is
+  // given too: the _2d defaults are the default model's choice at D <= 2, not an override of the user's choice.
   if (j.is_object()) {
     if (j.contains("endgame_fraction") && !j.contains("endgame_fraction_2d")) o.endgame_fraction_2d = o.endgame_fraction;
     if (j.contains("local_fail") && !j.contains("local_fail_2d")) o.local_fail_2d = o.local_fail;

@@ -275,7 +275,7 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
     if (restart) l["restart"] = true;
     if (info["local"].contains("r2") && info["local"]["r2"].is_number()) l["r2"] = info["local"]["r2"];
     // the quadratic's weights, (gap + g₀)^−fit_power (local_fit_power; 0: least squares unweighted)
-    if (info["local"].contains("fit_power")) l["fit_power"] = info["local"]["fit_power"];
+    if (quadratic && info["local"].contains("fit_power")) l["fit_power"] = info["local"]["fit_power"];
     if (info["local"].contains("trust_region")) l["trust_region"] = info["local"]["trust_region"];
     if (info["local"].contains("radius_used")) l["radius_used"] = info["local"]["radius_used"];
     // local_chart: the observations entered the local fit at their orbit points nearest the incumbent.
