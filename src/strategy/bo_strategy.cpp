@@ -374,8 +374,8 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     if (local_u) {
       res.x = *local_u;
     } else {
-      if (model_options_.element_moves) {
-        const Mat moves = element_move_starts(U.row(best).transpose(), *acq, trial_index);
+      if (model_options_.element_moves || model_options_.pair_moves || model_options_.recombination_sets > 0) {
+        const Mat moves = element_move_starts(U.row(best).transpose(), *acq, trial_index, U, yt);
         incumbent_start.conservativeResize(1 + moves.rows(), Eigen::NoChange);
         incumbent_start.bottomRows(moves.rows()) = moves;
       }

@@ -215,6 +215,14 @@ struct EnumNames<PriorMean> {
   /* Sets: the acquisition optimiser also starts from the incumbent with one element moved (each in turn) */ \
   /* to where the acquisition is highest for it: the swap moves of k-medoids-style local search. */           \
   X(bool, element_moves, false)                                                                              \
+  /* Sets: … and from the incumbent with two elements moved, greedily: element i to where the acquisition */ \
+  /* is highest for it, then element j given that, for every ordered pair (i, j). A k-means-style local */     \
+  /* optimum (two elements on one cluster, one between two) is left only by moving two elements at once. */   \
+  X(bool, pair_moves, false)                                                                                 \
+  /* Sets: … and from the incumbent with one or two elements replaced by elements of the */                   \
+  /* recombination_sets best other observed sets (0 ⇒ none), the m combinations the acquisition rates */     \
+  /* highest: crossover of good sets, as starts only (the acquisition still decides). */                      \
+  X(int, recombination_sets, 0)                                                                              \
   /* Local steps of an invariant model (a kernel with Kernel::local_chart): every observation enters the */   \
   /* local fit at its orbit point nearest the incumbent, and the local GP has the invariant kernel's base */  \
   /* kernel (near a generic point the function is the plain one), so mirror images of nearby points count */ \
