@@ -57,33 +57,49 @@ Vec Acquisition::values(const Mat& X) const {
 }
 
 // ---------------- UCB ----------------
-AveragedAcquisition::AveragedAcquisition(std::vector<std::unique_ptr<Acquisition>> parts) : parts_(std::move(parts)) {
+AveragedAcquisition::AveragedAcquisition(std::vector<std::unique_ptr<Acquisition>> parts)
+    : AveragedAcquisition(std::move(parts), {}) {}
+
+AveragedAcquisition::AveragedAcquisition(std::vector<std::unique_ptr<Acquisition>> parts, std::vector<double> weights)
+    : parts_(std::move(parts)), weights_(std::move(weights)) {
   if (parts_.empty()) throw InputError("AveragedAcquisition: needs at least one acquisition");
+  if (weights_.empty()) weights_.assign(parts_.size(), 1.0);
+  if (weights_.size() != parts_.size())
+    throw InputError("AveragedAcquisition: " + std::to_string(weights_.size()) + " weights for " +
+                     std::to_string(parts_.size()) + " acquisitions");
+  double total = 0.0;
+  for (const double w : weights_) {
+    if (!std::isfinite(w) || w < 0.0) throw InputError("AveragedAcquisition: weights must be finite and >= 0");
+    total += w;
+  }
+  if (!(total > 0.0)) throw InputError("AveragedAcquisition: the weights sum to 0");
+  for (double& w : weights_) w /= total;
 }
 
 double AveragedAcquisition::value(const Vec& x) const {
   double v = 0.0;
-  for (const auto& a : parts_) v += a->value(x);
-  return v / static_cast<double>(parts_.size());
+  for (std::size_t k = 0; k < parts_.size(); ++k)
+    if (weights_[k] > 0.0) v += weights_[k] * parts_[k]->value(x);
+  return v;
 }
 
 double AveragedAcquisition::value_and_gradient(const Vec& x, Vec& grad) const {
   double v = 0.0;
   grad = Vec::Zero(x.size());
   Vec g;
-  for (const auto& a : parts_) {
-    v += a->value_and_gradient(x, g);
-    grad += g;
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    if (weights_[k] == 0.0) continue;
+    v += weights_[k] * parts_[k]->value_and_gradient(x, g);
+    grad += weights_[k] * g;
   }
-  const double k = static_cast<double>(parts_.size());
-  grad /= k;
-  return v / k;
+  return v;
 }
 
 Vec AveragedAcquisition::values(const Mat& X) const {
   Vec v = Vec::Zero(X.rows());
-  for (const auto& a : parts_) v += a->values(X);
-  return v / static_cast<double>(parts_.size());
+  for (std::size_t k = 0; k < parts_.size(); ++k)
+    if (weights_[k] > 0.0) v += weights_[k] * parts_[k]->values(X);
+  return v;
 }
 
 UpperConfidenceBound::UpperConfidenceBound(const GP& gp, double beta) : gp_(gp), beta_(beta) {

@@ -358,6 +358,9 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
       // End-game decay: UCB's β scaled by the share of the end-game still to come.
       const double beta_scale = endgame_share && model_options_.endgame == Endgame::Decay ? *endgame_share : 1.0;
       acq = make_acquisition(*model, incumbent, static_cast<int>(X.rows()), beta_scale);
+      if (model_options_.structure_averaging && !candidates_.empty() && !conditions)
+        if (auto averaged = structure_averaged_acquisition(incumbent, static_cast<int>(X.rows()), beta_scale))
+          acq = std::move(averaged);
     }
     if (m > 0 && !local_u) {
       std::vector<std::unique_ptr<Acquisition>> pof;
@@ -415,6 +418,35 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
   Vec x = space_->bounds().clamp(unit_->from_unit(u));
   space_->canonicalize(x);
   return x;
+}
+
+std::unique_ptr<Acquisition> BOStrategy::structure_averaged_acquisition(double incumbent, int n_observed,
+                                                                        double beta_scale) {
+  std::vector<const GP*> models{&*gp_};
+  std::vector<std::string> names{model_name_};
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    const auto& g = gp_candidates_[k];
+    // A candidate not refitted on the same rows (a step without refit, a fit subset) is left out.
+    if (!g || g->X().rows() != gp_->X().rows()) return nullptr;
+    models.push_back(&*g);
+    names.push_back(candidates_[k].name);
+  }
+  std::vector<double> log_evidence;
+  for (const GP* g : models) log_evidence.push_back(g->log_marginal_likelihood());
+  const double top = *std::max_element(log_evidence.begin(), log_evidence.end());
+  if (!std::isfinite(top)) return nullptr;
+  std::vector<double> weights;
+  std::vector<std::unique_ptr<Acquisition>> parts;
+  nlohmann::json shown = nlohmann::json::object();
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    const double w = std::isfinite(log_evidence[k]) ? std::exp(log_evidence[k] - top) : 0.0;
+    weights.push_back(w);
+    parts.push_back(make_acquisition(*models[k], incumbent, n_observed, beta_scale));
+  }
+  auto averaged = std::make_unique<AveragedAcquisition>(std::move(parts), std::move(weights));
+  for (std::size_t k = 0; k < models.size(); ++k) shown[names[k]] = averaged->weights()[k];
+  info_["structure_weights"] = shown;
+  return averaged;
 }
 
 // ---------------------------------------------------------------- RandomStrategy

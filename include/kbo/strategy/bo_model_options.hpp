@@ -223,6 +223,10 @@ struct EnumNames<PriorMean> {
   /* recombination_sets best other observed sets (0 ⇒ none), the m combinations the acquisition rates */     \
   /* highest: crossover of good sets, as starts only (the acquisition still decides). */                      \
   X(int, recombination_sets, 0)                                                                              \
+  /* Structure by evidence (auto kernels): the acquisition is the mean of every candidate model's, each */     \
+  /* weighted by its posterior probability (the softmax of the log marginal likelihoods, a uniform prior */    \
+  /* over the candidates: Bayesian model averaging), not the most probable model's alone. */                  \
+  X(bool, structure_averaging, false)                                                                        \
   /* Local steps of an invariant model (a kernel with Kernel::local_chart): every observation enters the */   \
   /* local fit at its orbit point nearest the incumbent, and the local GP has the invariant kernel's base */  \
   /* kernel (near a generic point the function is the plain one), so mirror images of nearby points count */ \

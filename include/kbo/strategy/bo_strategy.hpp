@@ -130,6 +130,10 @@ class BOStrategy : public Strategy {
   // (element_moves.hpp). No rows on a space without elements or with every option off.
   Mat element_move_starts(const Vec& incumbent_u, const Acquisition& acq, int trial_index, const Mat& U,
                           const Vec& yt) const;
+  // BOModelOptions::structure_averaging: the acquisitions of gp_ and every candidate model, weighted by
+  // their posterior probabilities (trial info "structure_weights"); nothing when a candidate was not
+  // refitted on the model's rows.
+  std::unique_ptr<Acquisition> structure_averaged_acquisition(double incumbent, int n_observed, double beta_scale);
   // The trust region replayed from the values of the trials so far (row i = trial i; trust_region.hpp).
   TrustRegion replay_region(const Vec& y, Eigen::Index D) const;
   static nlohmann::json describe_region(const TrustRegion& tr);  // trial info
