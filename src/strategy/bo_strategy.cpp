@@ -358,7 +358,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
       // End-game decay: UCB's β scaled by the share of the end-game still to come.
       const double beta_scale = endgame_share && model_options_.endgame == Endgame::Decay ? *endgame_share : 1.0;
       acq = make_acquisition(*model, incumbent, static_cast<int>(X.rows()), beta_scale);
-      if (model_options_.structure_averaging && !candidates_.empty() && !conditions)
+      if (model_options_.structure_averaging != StructureAveraging::Off && !candidates_.empty() && !conditions)
         if (auto averaged = structure_averaged_acquisition(incumbent, static_cast<int>(X.rows()), beta_scale))
           acq = std::move(averaged);
     }
@@ -443,10 +443,21 @@ std::unique_ptr<Acquisition> BOStrategy::structure_averaged_acquisition(double i
     weights.push_back(w);
     parts.push_back(make_acquisition(*models[k], incumbent, n_observed, beta_scale));
   }
-  auto averaged = std::make_unique<AveragedAcquisition>(std::move(parts), std::move(weights));
-  for (std::size_t k = 0; k < models.size(); ++k) shown[names[k]] = averaged->weights()[k];
+  const auto* ucb = dynamic_cast<const UpperConfidenceBound*>(parts.front().get());
+  std::unique_ptr<Acquisition> out;
+  std::vector<double> normalised;
+  if (model_options_.structure_averaging == StructureAveraging::Predictive && ucb) {
+    auto mixture = std::make_unique<MixtureUpperConfidenceBound>(models, std::move(weights), ucb->beta());
+    normalised = mixture->weights();
+    out = std::move(mixture);
+  } else {
+    auto averaged = std::make_unique<AveragedAcquisition>(std::move(parts), std::move(weights));
+    normalised = averaged->weights();
+    out = std::move(averaged);
+  }
+  for (std::size_t k = 0; k < models.size(); ++k) shown[names[k]] = normalised[k];
   info_["structure_weights"] = shown;
-  return averaged;
+  return out;
 }
 
 // ---------------------------------------------------------------- RandomStrategy

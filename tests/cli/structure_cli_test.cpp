@@ -195,6 +195,45 @@ TEST(StructureCli, PairMovesAndRecombinationOptionsRunAndAreChecked) {
   }
 }
 
+// options.bo.structure_averaging (docs/bench/structure.md update 8), run as a user would: every BO trial of
+// `--set-kernel auto` reports its candidates' weights, which are the softmax of the log marginal likelihoods it
+// reports beside them (kernel_objectives); a value not in the list is a one-line error naming the key, exit 2.
+TEST(StructureCli, StructureAveragingWeighsTheCandidatesByEvidence) {
+  TempDir dir("structure_bma");
+  write_facility(dir);
+  const std::string base = "optimize --objective 'python3 " + (dir / "facility.py") +
+                           " {x}' --space set --set-size 4 --bounds 0:1,0:1 --init 5 --seed 2 ";
+  for (const std::string mode : {"acquisition", "predictive"}) {
+    const CmdResult r = run_kbo(base + "--iters 4 --storage " + (dir / (mode + ".db")) +
+                                    " --options '{\"bo\": {\"structure_averaging\": \"" + mode + "\"}}' --json", dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = r.json();
+    EXPECT_EQ(j["n_complete"].get<int>(), 9);
+    int weighted = 0;
+    for (const auto& t : j["trials"]) {
+      if (!t.contains("info") || !t["info"].contains("structure_weights")) continue;
+      ++weighted;
+      const json& w = t["info"]["structure_weights"];
+      const json& ev = t["info"]["kernel_objectives"];
+      ASSERT_EQ(w.size(), ev.size()) << t.dump();
+      double top = -1e300, total = 0.0, weights = 0.0;
+      for (const auto& [name, v] : ev.items()) top = std::max(top, v.get<double>());
+      for (const auto& [name, v] : ev.items()) total += std::exp(v.get<double>() - top);
+      for (const auto& [name, v] : ev.items()) {
+        EXPECT_NEAR(w[name].get<double>(), std::exp(v.get<double>() - top) / total, 1e-9) << mode << " " << name;
+        weights += w[name].get<double>();
+      }
+      EXPECT_NEAR(weights, 1.0, 1e-12);
+    }
+    EXPECT_EQ(weighted, 4) << mode;  // every BO trial
+  }
+  const CmdResult bad = run_kbo(base + "--iters 2 --storage " + (dir / "bad.db") +
+                                    " --options '{\"bo\": {\"structure_averaging\": \"always\"}}'", dir);
+  EXPECT_EQ(bad.code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("structure_averaging"), std::string::npos) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}
+
 // The mean-pair set kernel is what the issue found: every BO suggestion degenerate on the same objective.
 // (Guards the test above: the objective and the check do detect degenerate sets.)
 TEST(StructureCli, MeanPairSetKernelProposesDegenerateSets) {

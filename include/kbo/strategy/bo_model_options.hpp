@@ -52,6 +52,16 @@ struct EnumNames<LocalModel> {
 /// dimensions the quadratic takes 56, every point of a 55-evaluation run — no longer a local model —,
 /// while a 1,000-evaluation run's GP is better on the quadratic's 132 than on 55; docs/bench/bbob.md,
 /// sessions 12–13).
+// BOModelOptions::structure_averaging: off (the most probable candidate models alone), acquisition (the
+// posterior-weighted mean of the candidates' acquisitions), predictive (UCB of the weighted mixture's mean and
+// standard deviation, which counts the candidates' disagreement as uncertainty; other acquisitions: as acquisition).
+enum class StructureAveraging { Off, Acquisition, Predictive };
+template <>
+struct EnumNames<StructureAveraging> {
+  static constexpr std::array<std::pair<StructureAveraging, const char*>, 3> table{
+      {{StructureAveraging::Off, "off"}, {StructureAveraging::Acquisition, "acquisition"}, {StructureAveraging::Predictive, "predictive"}}};
+};
+
 enum class LocalGpPoints { Quadratic, Own, OwnIfAll };
 template <>
 struct EnumNames<LocalGpPoints> {
@@ -223,10 +233,11 @@ struct EnumNames<PriorMean> {
   /* recombination_sets best other observed sets (0 ⇒ none), the m combinations the acquisition rates */     \
   /* highest: crossover of good sets, as starts only (the acquisition still decides). */                      \
   X(int, recombination_sets, 0)                                                                              \
-  /* Structure by evidence (auto kernels): the acquisition is the mean of every candidate model's, each */     \
-  /* weighted by its posterior probability (the softmax of the log marginal likelihoods, a uniform prior */    \
-  /* over the candidates: Bayesian model averaging), not the most probable model's alone. */                  \
-  X(bool, structure_averaging, false)                                                                        \
+  /* Structure by evidence (auto kernels): with acquisition or predictive (StructureAveraging above) the */   \
+  /* step uses every candidate model, each weighted by its posterior probability (the softmax of the log */   \
+  /* marginal likelihoods, a uniform prior over the candidates: Bayesian model averaging), not the most */    \
+  /* probable model alone (off). */                                                                           \
+  X(StructureAveraging, structure_averaging, StructureAveraging::Off)                                        \
   /* Local steps of an invariant model (a kernel with Kernel::local_chart): every observation enters the */   \
   /* local fit at its orbit point nearest the incumbent, and the local GP has the invariant kernel's base */  \
   /* kernel (near a generic point the function is the plain one), so mirror images of nearby points count */ \
