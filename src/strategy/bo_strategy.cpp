@@ -222,6 +222,14 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
         gp_->set_data(Um, ym);  // same θ, the rows move with the incumbent: one factorisation of the subset
       else
         extend_model(*gp_, U, yt);  // same θ: O(n²)
+      if (model_options_.structure_averaging != StructureAveraging::Off)  // the averaged candidates see the rows too
+        for (auto& g : gp_candidates_) {
+          if (!g) continue;
+          if (subset_model)
+            g->set_data(Um, ym);
+          else
+            extend_model(*g, U, yt);
+        }
       objective = refit_objective_;
       info_["refit"] = "none";
     } else {
@@ -276,7 +284,12 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
       } else {
         objective = refit({&gp_}, trial_index, warm)[0];
       }
-      if (!fit_on.empty()) gp_->set_data(Um, ym);  // the fitted θ, conditioned on every row
+      if (!fit_on.empty()) {
+        gp_->set_data(Um, ym);  // the fitted θ, conditioned on every row
+        if (model_options_.structure_averaging != StructureAveraging::Off)
+          for (auto& g : gp_candidates_)
+            if (g) g->set_data(Um, ym);
+      }
       if (!warm) refit_n_ = n;  // the schedule counts from the last full refit
       refit_objective_ = objective;
       info_["refit"] = warm ? "warm" : "full";
@@ -426,7 +439,8 @@ std::unique_ptr<Acquisition> BOStrategy::structure_averaged_acquisition(double i
   std::vector<std::string> names{model_name_};
   for (std::size_t k = 0; k < candidates_.size(); ++k) {
     const auto& g = gp_candidates_[k];
-    // A candidate not refitted on the same rows (a step without refit, a fit subset) is left out.
+    // Every candidate conditions on the model's rows (suggest keeps them so when averaging); a candidate
+    // never fitted (no refit since it was added) leaves the step to the chosen model alone.
     if (!g || g->X().rows() != gp_->X().rows()) return nullptr;
     models.push_back(&*g);
     names.push_back(candidates_[k].name);
