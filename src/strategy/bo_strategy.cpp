@@ -181,6 +181,13 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     throw InputError("BOStrategy::suggest: data does not match the space dimension " + std::to_string(D));
   info_ = nlohmann::json::object();
   info_["trial_index"] = trial_index;
+  // Options that act only on some models are refused elsewhere, not ignored (checked here: the candidates
+  // are known only once the constructors have run).
+  if (model_options_.structure_averaging != StructureAveraging::Off && candidates_.empty())
+    throw InputError("options.bo.structure_averaging needs a structure chosen by evidence (--set-kernel auto or "
+                     "--invariant-kernel auto); this model has one kernel");
+  if ((model_options_.pair_moves || model_options_.recombination_sets > 0) && !space_->element_layout())
+    throw InputError("options.bo.pair_moves and recombination_sets act on set spaces only (--space set)");
 
   Vec u;
   if (trial_index < config_.n_init) {

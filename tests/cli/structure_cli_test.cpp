@@ -195,6 +195,18 @@ TEST(StructureCli, PairMovesAndRecombinationOptionsRunAndAreChecked) {
   }
 }
 
+// … and on a box space (no elements to move) they are refused, not ignored.
+TEST(StructureCli, PairMovesOnABoxSpaceAreRefused) {
+  TempDir dir("structure_pairs_box");
+  write_facility(dir);
+  const CmdResult bad = run_kbo("optimize --objective 'python3 " + (dir / "facility.py") +
+                                    " {x}' --bounds 0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1 --init 5 --iters 2 --seed 2 --storage " +
+                                    (dir / "b.db") + " --options '{\"bo\": {\"pair_moves\": true}}'", dir);
+  EXPECT_EQ(bad.code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("pair_moves"), std::string::npos) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}
+
 // options.bo.structure_averaging (docs/bench/structure.md update 8), run as a user would: every BO trial of
 // `--set-kernel auto` reports its candidates' weights, which are the softmax of the log marginal likelihoods it
 // reports beside them (kernel_objectives); a value not in the list is a one-line error naming the key, exit 2.
@@ -238,11 +250,15 @@ TEST(StructureCli, StructureAveragingWeighsTheCandidatesByEvidence) {
     EXPECT_EQ(weighted, 4) << mode;  // every BO trial
     if (mode == "predictive") EXPECT_GE(unrefitted, 1);  // guards the schedule: some steps did not refit
   }
-  const CmdResult bad = run_kbo(base + "--iters 2 --storage " + (dir / "bad.db") +
-                                    " --options '{\"bo\": {\"structure_averaging\": \"always\"}}'", dir);
-  EXPECT_EQ(bad.code, 2) << bad.err;
-  EXPECT_NE(bad.err.find("structure_averaging"), std::string::npos) << bad.err;
-  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  // A value not in the list, and the option on a model with one kernel (nothing to average): refused.
+  int k = 0;
+  for (const std::string extra : {"--options '{\"bo\": {\"structure_averaging\": \"always\"}}'",
+                                  "--set-kernel average --options '{\"bo\": {\"structure_averaging\": \"acquisition\"}}'"}) {
+    const CmdResult bad = run_kbo(base + "--iters 2 --storage " + (dir / ("bad" + std::to_string(k++) + ".db")) + " " + extra, dir);
+    EXPECT_EQ(bad.code, 2) << extra << ": " << bad.err;
+    EXPECT_NE(bad.err.find("structure_averaging"), std::string::npos) << bad.err;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  }
 }
 
 // The mean-pair set kernel is what the issue found: every BO suggestion degenerate on the same objective.
