@@ -6,6 +6,9 @@
 // Moving one element to where the acquisition is highest with the others fixed is the swap move of
 // k-medoids-style local search (Kaufman & Rousseeuw's PAM); each is one more start, so the optimiser
 // still takes whatever the acquisition prefers.
+// Pair moves and recombination (BOModelOptions::pair_moves, recombination_sets) move two elements at once:
+// a k-means-style local optimum (two elements on one cluster, one between two) is a local optimum for every
+// one-element move (docs/bench/structure.md, update 7).
 #include <algorithm>
 #include <numeric>
 
@@ -47,10 +50,6 @@ class ElementAcquisition : public Acquisition {
 };
 
 constexpr int kElementCandidates = 1024;  // Sobol positions tried for each element
-
-}  // namespace
-
-namespace {
 
 void check_sizes(const Vec& u, int m, int d, const char* who) {
   if (m < 1 || d < 1 || u.size() != static_cast<Eigen::Index>(m) * d)
