@@ -57,33 +57,49 @@ Vec Acquisition::values(const Mat& X) const {
 }
 
 // ---------------- UCB ----------------
-AveragedAcquisition::AveragedAcquisition(std::vector<std::unique_ptr<Acquisition>> parts) : parts_(std::move(parts)) {
+AveragedAcquisition::AveragedAcquisition(std::vector<std::unique_ptr<Acquisition>> parts)
+    : AveragedAcquisition(std::move(parts), {}) {}
+
+AveragedAcquisition::AveragedAcquisition(std::vector<std::unique_ptr<Acquisition>> parts, std::vector<double> weights)
+    : parts_(std::move(parts)), weights_(std::move(weights)) {
   if (parts_.empty()) throw InputError("AveragedAcquisition: needs at least one acquisition");
+  if (weights_.empty()) weights_.assign(parts_.size(), 1.0);
+  if (weights_.size() != parts_.size())
+    throw InputError("AveragedAcquisition: " + std::to_string(weights_.size()) + " weights for " +
+                     std::to_string(parts_.size()) + " acquisitions");
+  double total = 0.0;
+  for (const double w : weights_) {
+    if (!std::isfinite(w) || w < 0.0) throw InputError("AveragedAcquisition: weights must be finite and >= 0");
+    total += w;
+  }
+  if (!(total > 0.0)) throw InputError("AveragedAcquisition: the weights sum to 0");
+  for (double& w : weights_) w /= total;
 }
 
 double AveragedAcquisition::value(const Vec& x) const {
   double v = 0.0;
-  for (const auto& a : parts_) v += a->value(x);
-  return v / static_cast<double>(parts_.size());
+  for (std::size_t k = 0; k < parts_.size(); ++k)
+    if (weights_[k] > 0.0) v += weights_[k] * parts_[k]->value(x);
+  return v;
 }
 
 double AveragedAcquisition::value_and_gradient(const Vec& x, Vec& grad) const {
   double v = 0.0;
   grad = Vec::Zero(x.size());
   Vec g;
-  for (const auto& a : parts_) {
-    v += a->value_and_gradient(x, g);
-    grad += g;
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    if (weights_[k] == 0.0) continue;
+    v += weights_[k] * parts_[k]->value_and_gradient(x, g);
+    grad += weights_[k] * g;
   }
-  const double k = static_cast<double>(parts_.size());
-  grad /= k;
-  return v / k;
+  return v;
 }
 
 Vec AveragedAcquisition::values(const Mat& X) const {
   Vec v = Vec::Zero(X.rows());
-  for (const auto& a : parts_) v += a->values(X);
-  return v / static_cast<double>(parts_.size());
+  for (std::size_t k = 0; k < parts_.size(); ++k)
+    if (weights_[k] > 0.0) v += weights_[k] * parts_[k]->values(X);
+  return v;
 }
 
 UpperConfidenceBound::UpperConfidenceBound(const GP& gp, double beta) : gp_(gp), beta_(beta) {
@@ -109,6 +125,73 @@ Vec UpperConfidenceBound::values(const Mat& X) const {
   Vec out(X.rows());
   for (Eigen::Index i = 0; i < X.rows(); ++i)
     out[i] = finite_or_worst(p.mean[i] + sb * clamp_sigma(gp_, p.variance[i]));
+  return out;
+}
+
+// ---------------- mixture UCB ----------------
+namespace {
+std::vector<double> normalised_weights(std::vector<double> w, std::size_t n, const char* who) {
+  if (w.size() != n || n == 0) throw InputError(std::string(who) + ": one weight per model expected");
+  double total = 0.0;
+  for (const double v : w) {
+    if (!std::isfinite(v) || v < 0.0) throw InputError(std::string(who) + ": weights must be finite and >= 0");
+    total += v;
+  }
+  if (!(total > 0.0)) throw InputError(std::string(who) + ": the weights sum to 0");
+  for (double& v : w) v /= total;
+  return w;
+}
+}  // namespace
+
+MixtureUpperConfidenceBound::MixtureUpperConfidenceBound(std::vector<const GP*> models, std::vector<double> weights,
+                                                         double beta)
+    : models_(std::move(models)), beta_(beta) {
+  weights_ = normalised_weights(std::move(weights), models_.size(), "mixture UCB");
+  for (const GP* g : models_)
+    if (!g) throw InputError("mixture UCB: a model is missing");
+  if (!(beta >= 0.0) || !std::isfinite(beta))
+    throw InputError("mixture UCB: beta must be finite and >= 0, got " + std::to_string(beta));
+}
+
+double MixtureUpperConfidenceBound::value(const Vec& x) const {
+  return values(row_as_matrix(x))[0];
+}
+
+double MixtureUpperConfidenceBound::value_and_gradient(const Vec& x, Vec& grad) const {
+  double mean = 0.0, second = 0.0;
+  Vec dmean = Vec::Zero(x.size()), dsecond = Vec::Zero(x.size());
+  for (std::size_t k = 0; k < models_.size(); ++k) {
+    if (weights_[k] == 0.0) continue;
+    const Moments m = moments_with_gradient(*models_[k], x);
+    const double w = weights_[k];
+    mean += w * m.mean;
+    dmean += w * m.dmean;
+    // E[f²] of the mixture: Σ w (σ² + μ²), and its gradient.
+    second += w * (m.sigma * m.sigma + m.mean * m.mean);
+    dsecond += w * (2.0 * m.sigma * m.dsigma + 2.0 * m.mean * m.dmean);
+  }
+  const double var = std::max(second - mean * mean, 1e-300);
+  const double s = std::sqrt(var);
+  const double sb = std::sqrt(beta_);
+  grad = dmean + sb * (dsecond - 2.0 * mean * dmean) / (2.0 * s);
+  return finite_or_worst(mean + sb * s);
+}
+
+Vec MixtureUpperConfidenceBound::values(const Mat& X) const {
+  Vec mean = Vec::Zero(X.rows()), second = Vec::Zero(X.rows());
+  for (std::size_t k = 0; k < models_.size(); ++k) {
+    if (weights_[k] == 0.0) continue;
+    const auto p = models_[k]->predict(X);
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+      const double sigma = clamp_sigma(*models_[k], p.variance[i]);
+      mean[i] += weights_[k] * p.mean[i];
+      second[i] += weights_[k] * (sigma * sigma + p.mean[i] * p.mean[i]);
+    }
+  }
+  const double sb = std::sqrt(beta_);
+  Vec out(X.rows());
+  for (Eigen::Index i = 0; i < X.rows(); ++i)
+    out[i] = finite_or_worst(mean[i] + sb * std::sqrt(std::max(second[i] - mean[i] * mean[i], 0.0)));
   return out;
 }
 

@@ -83,6 +83,8 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   require(o.subset_above >= 0, "subset_above must be >= 0");
   require(o.subset_local >= 1 && o.subset_global >= 0, "subset_local must be >= 1 and subset_global >= 0");
   require(o.exploit_every >= 0, "exploit_every must be >= 0 (0 = never)");
+  require(o.recombination_sets >= 0 && o.recombination_sets <= 20,
+          "recombination_sets must be in [0, 20] (0 = no recombination starts)");
   require(o.exploit_beta >= 0.0 && std::isfinite(o.exploit_beta), "exploit_beta must be a finite number >= 0");
   require(o.local_every >= 0, "local_every must be >= 0 (0 = never)");
   require(o.local_above >= 0, "local_above must be >= 0 (0 = from the first BO step)");

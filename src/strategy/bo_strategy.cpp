@@ -181,6 +181,13 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     throw InputError("BOStrategy::suggest: data does not match the space dimension " + std::to_string(D));
   info_ = nlohmann::json::object();
   info_["trial_index"] = trial_index;
+  // Options that act only on some models are refused elsewhere, not ignored (checked here: the candidates
+  // are known only once the constructors have run).
+  if (model_options_.structure_averaging != StructureAveraging::Off && candidates_.empty())
+    throw InputError("options.bo.structure_averaging needs a structure chosen by evidence (--set-kernel auto or "
+                     "--invariant-kernel auto); this model has one kernel");
+  if ((model_options_.pair_moves || model_options_.recombination_sets > 0) && !space_->element_layout())
+    throw InputError("options.bo.pair_moves and recombination_sets act on set spaces only (--space set)");
 
   Vec u;
   if (trial_index < config_.n_init) {
@@ -222,6 +229,14 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
         gp_->set_data(Um, ym);  // same θ, the rows move with the incumbent: one factorisation of the subset
       else
         extend_model(*gp_, U, yt);  // same θ: O(n²)
+      if (model_options_.structure_averaging != StructureAveraging::Off)  // the averaged candidates see the rows too
+        for (auto& g : gp_candidates_) {
+          if (!g) continue;
+          if (subset_model)
+            g->set_data(Um, ym);
+          else
+            extend_model(*g, U, yt);
+        }
       objective = refit_objective_;
       info_["refit"] = "none";
     } else {
@@ -276,7 +291,12 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
       } else {
         objective = refit({&gp_}, trial_index, warm)[0];
       }
-      if (!fit_on.empty()) gp_->set_data(Um, ym);  // the fitted θ, conditioned on every row
+      if (!fit_on.empty()) {
+        gp_->set_data(Um, ym);  // the fitted θ, conditioned on every row
+        if (model_options_.structure_averaging != StructureAveraging::Off)
+          for (auto& g : gp_candidates_)
+            if (g) g->set_data(Um, ym);
+      }
       if (!warm) refit_n_ = n;  // the schedule counts from the last full refit
       refit_objective_ = objective;
       info_["refit"] = warm ? "warm" : "full";
@@ -358,6 +378,9 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
       // End-game decay: UCB's β scaled by the share of the end-game still to come.
       const double beta_scale = endgame_share && model_options_.endgame == Endgame::Decay ? *endgame_share : 1.0;
       acq = make_acquisition(*model, incumbent, static_cast<int>(X.rows()), beta_scale);
+      if (model_options_.structure_averaging != StructureAveraging::Off && !candidates_.empty() && !conditions)
+        if (auto averaged = structure_averaged_acquisition(incumbent, static_cast<int>(X.rows()), beta_scale))
+          acq = std::move(averaged);
     }
     if (m > 0 && !local_u) {
       std::vector<std::unique_ptr<Acquisition>> pof;
@@ -374,8 +397,8 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     if (local_u) {
       res.x = *local_u;
     } else {
-      if (model_options_.element_moves) {
-        const Mat moves = element_move_starts(U.row(best).transpose(), *acq, trial_index);
+      if (model_options_.element_moves || model_options_.pair_moves || model_options_.recombination_sets > 0) {
+        const Mat moves = element_move_starts(U.row(best).transpose(), *acq, trial_index, U, yt);
         incumbent_start.conservativeResize(1 + moves.rows(), Eigen::NoChange);
         incumbent_start.bottomRows(moves.rows()) = moves;
       }
@@ -415,6 +438,47 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
   Vec x = space_->bounds().clamp(unit_->from_unit(u));
   space_->canonicalize(x);
   return x;
+}
+
+std::unique_ptr<Acquisition> BOStrategy::structure_averaged_acquisition(double incumbent, int n_observed,
+                                                                        double beta_scale) {
+  std::vector<const GP*> models{&*gp_};
+  std::vector<std::string> names{model_name_};
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    const auto& g = gp_candidates_[k];
+    // Every candidate conditions on the model's rows (suggest keeps them so when averaging); a candidate
+    // never fitted (no refit since it was added) leaves the step to the chosen model alone.
+    if (!g || g->X().rows() != gp_->X().rows()) return nullptr;
+    models.push_back(&*g);
+    names.push_back(candidates_[k].name);
+  }
+  std::vector<double> log_evidence;
+  for (const GP* g : models) log_evidence.push_back(g->log_marginal_likelihood());
+  const double top = *std::max_element(log_evidence.begin(), log_evidence.end());
+  if (!std::isfinite(top)) return nullptr;
+  std::vector<double> weights;
+  std::vector<std::unique_ptr<Acquisition>> parts;
+  nlohmann::json shown = nlohmann::json::object();
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    const double w = std::isfinite(log_evidence[k]) ? std::exp(log_evidence[k] - top) : 0.0;
+    weights.push_back(w);
+    parts.push_back(make_acquisition(*models[k], incumbent, n_observed, beta_scale));
+  }
+  const auto* ucb = dynamic_cast<const UpperConfidenceBound*>(parts.front().get());
+  std::unique_ptr<Acquisition> out;
+  std::vector<double> normalised;
+  if (model_options_.structure_averaging == StructureAveraging::Predictive && ucb) {
+    auto mixture = std::make_unique<MixtureUpperConfidenceBound>(models, std::move(weights), ucb->beta());
+    normalised = mixture->weights();
+    out = std::move(mixture);
+  } else {
+    auto averaged = std::make_unique<AveragedAcquisition>(std::move(parts), std::move(weights));
+    normalised = averaged->weights();
+    out = std::move(averaged);
+  }
+  for (std::size_t k = 0; k < models.size(); ++k) shown[names[k]] = normalised[k];
+  info_["structure_weights"] = shown;
+  return out;
 }
 
 // ---------------------------------------------------------------- RandomStrategy

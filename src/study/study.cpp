@@ -249,6 +249,7 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
   nlohmann::json kept = nlohmann::json::object();
   if (info.contains("kernel_choice")) kept["kernel"] = info["kernel_choice"];
   if (info.contains("kernel_objectives")) kept["kernel_objectives"] = info["kernel_objectives"];
+  if (info.contains("structure_weights")) kept["structure_weights"] = info["structure_weights"];
   if (info.contains("coincident_fallback")) kept["coincident_fallback"] = info["coincident_fallback"];
   // The suggestion repeated an observation (a converged local step, typically) and was replaced by a uniform
   // random point: said, so that a far-away point in the middle of a local search is explained.

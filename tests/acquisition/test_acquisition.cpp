@@ -244,3 +244,91 @@ TEST(Acquisition, AveragedAcquisitionIsTheMeanOfItsParts) {
   EXPECT_LT((batch - single).norm(), 1e-10);
   EXPECT_THROW(kbo::AveragedAcquisition({}), kbo::InputError);
 }
+
+TEST(Acquisition, WeightedAveragedAcquisitionIsTheWeightedMeanOfItsParts) {
+  // UCB with β = 1 (weight 3) and β = 9 (weight 1, normalised to 1/4): μ + (3/4 + 3/4) σ = UCB with β = 2.25.
+  const kbo::GP gp = tiny_gp();
+  std::vector<std::unique_ptr<kbo::Acquisition>> parts;
+  parts.push_back(std::make_unique<kbo::UpperConfidenceBound>(gp, 1.0));
+  parts.push_back(std::make_unique<kbo::UpperConfidenceBound>(gp, 9.0));
+  const kbo::AveragedAcquisition avg(std::move(parts), {3.0, 1.0});
+  EXPECT_NEAR(avg.weights()[0], 0.75, 1e-15);
+  const kbo::UpperConfidenceBound ucb(gp, 2.25);
+  Mat P(4, 2);
+  int i = 0;
+  for (const Vec& x : probe_points()) {
+    P.row(i++) = x.transpose();
+    double mu, sd;
+    by_hand(x, mu, sd);
+    EXPECT_NEAR(avg.value(x), mu + 1.5 * sd, 1e-10);
+    Vec g, g1;
+    EXPECT_NEAR(avg.value_and_gradient(x, g), ucb.value_and_gradient(x, g1), 1e-12);
+    EXPECT_LT((g - g1).norm(), 1e-10);
+  }
+  EXPECT_LT((avg.values(P) - ucb.values(P)).norm(), 1e-10);
+  auto two = [&] {
+    std::vector<std::unique_ptr<kbo::Acquisition>> p;
+    p.push_back(std::make_unique<kbo::UpperConfidenceBound>(gp, 1.0));
+    p.push_back(std::make_unique<kbo::UpperConfidenceBound>(gp, 9.0));
+    return p;
+  };
+  EXPECT_THROW(kbo::AveragedAcquisition(two(), {1.0}), kbo::InputError);
+  EXPECT_THROW(kbo::AveragedAcquisition(two(), {1.0, -1.0}), kbo::InputError);
+  EXPECT_THROW(kbo::AveragedAcquisition(two(), {0.0, 0.0}), kbo::InputError);
+  EXPECT_THROW(kbo::AveragedAcquisition(two(), {1.0, std::nan("")}), kbo::InputError);
+}
+
+// μ and σ of the tiny GP's data under an RBF kernel of lengthscale ell (the same variance and noise), by hand.
+void by_hand_ell(const Vec& x, double ell, double& mu, double& sd) {
+  auto k = [&](const Vec& a, const Vec& b) { return kVar * std::exp(-0.5 * (a - b).squaredNorm() / (ell * ell)); };
+  const Mat X = train_X();
+  const Vec y = train_y();
+  const double a = kVar + kNoise, b = k(X.row(0), X.row(1));
+  const double det = a * a - b * b;
+  Mat Kinv(2, 2);
+  Kinv << a / det, -b / det, -b / det, a / det;
+  Vec kx(2);
+  kx << k(x, X.row(0)), k(x, X.row(1));
+  mu = kx.dot(Kinv * y);
+  sd = std::sqrt(kVar - kx.dot(Kinv * kx));
+}
+
+TEST(Acquisition, MixtureUcbIsTheUcbOfTheMixturesMoments) {
+  // Two models of the same data (lengthscales 0.4 and 0.15) mixed 0.3 / 0.7: μ̄ = Σ w μ_k,
+  // s² = Σ w (σ_k² + μ_k²) − μ̄² (the law of total variance), UCB = μ̄ + √β s, against the hand-solved GPs.
+  const kbo::GP a = tiny_gp();
+  kbo::GP b(kbo::make_stationary("rbf", 2, false, 0.15, kVar), kNoise, false, false);
+  b.set_data(train_X(), train_y());
+  const kbo::MixtureUpperConfidenceBound mix({&a, &b}, {3.0, 7.0}, 4.0);
+  Mat P(4, 2);
+  int i = 0;
+  for (const Vec& x : probe_points()) {
+    P.row(i++) = x.transpose();
+    double mu_a, sd_a, mu_b, sd_b;
+    by_hand_ell(x, kEll, mu_a, sd_a);
+    by_hand_ell(x, 0.15, mu_b, sd_b);
+    const double mean = 0.3 * mu_a + 0.7 * mu_b;
+    const double var = 0.3 * (sd_a * sd_a + mu_a * mu_a) + 0.7 * (sd_b * sd_b + mu_b * mu_b) - mean * mean;
+    EXPECT_NEAR(mix.value(x), mean + 2.0 * std::sqrt(var), 1e-9);
+    // The models' disagreement adds to the uncertainty: never below the weighted mean of the UCBs.
+    EXPECT_GE(mix.value(x), 0.3 * (mu_a + 2.0 * sd_a) + 0.7 * (mu_b + 2.0 * sd_b) - 1e-12);
+    Vec g;
+    EXPECT_NEAR(mix.value_and_gradient(x, g), mix.value(x), 1e-12);
+    for (int c = 0; c < 2; ++c) {
+      const double e = 1e-6;
+      Vec xp = x, xm = x;
+      xp[c] += e;
+      xm[c] -= e;
+      const double fd = (mix.value(xp) - mix.value(xm)) / (2 * e);
+      EXPECT_NEAR(g[c], fd, 1e-6 * std::max(1.0, std::abs(fd))) << c;
+    }
+  }
+  for (int r = 0; r < 4; ++r) EXPECT_NEAR(mix.values(P)[r], mix.value(P.row(r).transpose()), 1e-12);
+  // One model: plain UCB.
+  const kbo::MixtureUpperConfidenceBound one({&a, &b}, {1.0, 0.0}, 4.0);
+  const kbo::UpperConfidenceBound ucb(a, 4.0);
+  for (const Vec& x : probe_points()) EXPECT_NEAR(one.value(x), ucb.value(x), 1e-12);
+  EXPECT_THROW(kbo::MixtureUpperConfidenceBound({&a, &b}, {1.0}, 4.0), kbo::InputError);
+  EXPECT_THROW(kbo::MixtureUpperConfidenceBound({&a, nullptr}, {1.0, 1.0}, 4.0), kbo::InputError);
+  EXPECT_THROW(kbo::MixtureUpperConfidenceBound({&a, &b}, {1.0, 1.0}, -1.0), kbo::InputError);
+}

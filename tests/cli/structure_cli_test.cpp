@@ -169,6 +169,98 @@ TEST(StructureCli, ElementMovesOptionRunsAndIsChecked) {
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
 }
 
+// options.bo.pair_moves and recombination_sets (docs/bench/structure.md update 8), run as a user would:
+// accepted on a set space, every trial completes as a set of distinct elements; out-of-range or mistyped
+// values are a one-line error naming the key, exit 2.
+TEST(StructureCli, PairMovesAndRecombinationOptionsRunAndAreChecked) {
+  TempDir dir("structure_pairs");
+  write_facility(dir);
+  const std::string base = "optimize --objective 'python3 " + (dir / "facility.py") +
+                           " {x}' --space set --set-size 4 --bounds 0:1,0:1 --init 5 --seed 2 ";
+  const CmdResult r = run_kbo(base + "--iters 6 --storage " + (dir / "m.db") +
+                                  " --options '{\"bo\": {\"pair_moves\": true, \"recombination_sets\": 5}}' --json", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = r.json();
+  EXPECT_EQ(j["n_complete"].get<int>(), 11);
+  for (const auto& t : j["trials"]) EXPECT_FALSE(degenerate(t["x"].get<std::vector<double>>(), 1e-3)) << t.dump();
+  int k = 0;
+  for (const std::string bad_options : {"{\"bo\": {\"recombination_sets\": -1}}", "{\"bo\": {\"recombination_sets\": 21}}",
+                                        "{\"bo\": {\"pair_moves\": 1}}"}) {
+    const CmdResult bad = run_kbo(base + "--iters 2 --storage " + (dir / ("b" + std::to_string(k++) + ".db")) +
+                                      " --options '" + bad_options + "'", dir);
+    EXPECT_EQ(bad.code, 2) << bad_options << ": " << bad.err;
+    const std::string key = bad_options.find("pair_moves") != std::string::npos ? "pair_moves" : "recombination_sets";
+    EXPECT_NE(bad.err.find(key), std::string::npos) << bad.err;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  }
+}
+
+// … and on a box space (no elements to move) they are refused, not ignored.
+TEST(StructureCli, PairMovesOnABoxSpaceAreRefused) {
+  TempDir dir("structure_pairs_box");
+  write_facility(dir);
+  const CmdResult bad = run_kbo("optimize --objective 'python3 " + (dir / "facility.py") +
+                                    " {x}' --bounds 0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1 --init 5 --iters 2 --seed 2 --storage " +
+                                    (dir / "b.db") + " --options '{\"bo\": {\"pair_moves\": true}}'", dir);
+  EXPECT_EQ(bad.code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("pair_moves"), std::string::npos) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}
+
+// options.bo.structure_averaging (docs/bench/structure.md update 8), run as a user would: every BO trial of
+// `--set-kernel auto` reports its candidates' weights, which are the softmax of the log marginal likelihoods it
+// reports beside them (kernel_objectives); a value not in the list is a one-line error naming the key, exit 2.
+TEST(StructureCli, StructureAveragingWeighsTheCandidatesByEvidence) {
+  TempDir dir("structure_bma");
+  write_facility(dir);
+  const std::string base = "optimize --objective 'python3 " + (dir / "facility.py") +
+                           " {x}' --space set --set-size 4 --bounds 0:1,0:1 --init 5 --seed 2 ";
+  // predictive with a sparse refit schedule: steps without a refit (no kernel_objectives) are averaged too.
+  for (const std::string mode : {"acquisition", "predictive"}) {
+    const std::string schedule = mode == "predictive" ? ", \"full_refit_below\": 0, \"warm_refit_below\": 0" : "";
+    const CmdResult r = run_kbo(base + "--iters 4 --storage " + (dir / (mode + ".db")) +
+                                    " --options '{\"bo\": {\"structure_averaging\": \"" + mode + "\"" + schedule + "}}' --json", dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = r.json();
+    EXPECT_EQ(j["n_complete"].get<int>(), 9);
+    int weighted = 0, unrefitted = 0;
+    for (const auto& t : j["trials"]) {
+      if (!t.contains("info") || !t["info"].contains("structure_weights")) continue;
+      ++weighted;
+      const json& w = t["info"]["structure_weights"];
+      if (!t["info"].contains("kernel_objectives")) {  // no refit at this step: the weights still sum to 1
+        ++unrefitted;
+        double sum = 0.0;
+        for (const auto& [name, v] : w.items()) sum += v.get<double>();
+        EXPECT_EQ(w.size(), 3u) << t.dump();
+        EXPECT_NEAR(sum, 1.0, 1e-12);
+        continue;
+      }
+      const json& ev = t["info"]["kernel_objectives"];
+      ASSERT_EQ(w.size(), ev.size()) << t.dump();
+      double top = -1e300, total = 0.0, weights = 0.0;
+      for (const auto& [name, v] : ev.items()) top = std::max(top, v.get<double>());
+      for (const auto& [name, v] : ev.items()) total += std::exp(v.get<double>() - top);
+      for (const auto& [name, v] : ev.items()) {
+        EXPECT_NEAR(w[name].get<double>(), std::exp(v.get<double>() - top) / total, 1e-9) << mode << " " << name;
+        weights += w[name].get<double>();
+      }
+      EXPECT_NEAR(weights, 1.0, 1e-12);
+    }
+    EXPECT_EQ(weighted, 4) << mode;  // every BO trial
+    if (mode == "predictive") EXPECT_GE(unrefitted, 1);  // guards the schedule: some steps did not refit
+  }
+  // A value not in the list, and the option on a model with one kernel (nothing to average): refused.
+  int k = 0;
+  for (const std::string extra : {"--options '{\"bo\": {\"structure_averaging\": \"always\"}}'",
+                                  "--set-kernel average --options '{\"bo\": {\"structure_averaging\": \"acquisition\"}}'"}) {
+    const CmdResult bad = run_kbo(base + "--iters 2 --storage " + (dir / ("bad" + std::to_string(k++) + ".db")) + " " + extra, dir);
+    EXPECT_EQ(bad.code, 2) << extra << ": " << bad.err;
+    EXPECT_NE(bad.err.find("structure_averaging"), std::string::npos) << bad.err;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  }
+}
+
 // The mean-pair set kernel is what the issue found: every BO suggestion degenerate on the same objective.
 // (Guards the test above: the objective and the check do detect degenerate sets.)
 TEST(StructureCli, MeanPairSetKernelProposesDegenerateSets) {

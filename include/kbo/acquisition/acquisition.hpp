@@ -33,16 +33,38 @@ class UpperConfidenceBound : public Acquisition {
 };
 
 /// The mean of several acquisitions (e.g. UCB under hyperparameter samples: the acquisition of a
-/// hyperparameter-marginalised model, as in Snoek et al. 2012's integrated acquisition).
+/// hyperparameter-marginalised model, as in Snoek et al. 2012's integrated acquisition), or their weighted
+/// mean (e.g. over candidate kernels by posterior model probability).
 class AveragedAcquisition : public Acquisition {
  public:
   explicit AveragedAcquisition(std::vector<std::unique_ptr<Acquisition>> parts);  // InputError if empty
+  /// Weights: one per part, finite, >= 0, not all 0 (normalised to sum 1); InputError otherwise.
+  AveragedAcquisition(std::vector<std::unique_ptr<Acquisition>> parts, std::vector<double> weights);
   double value(const Vec& x) const override;
   double value_and_gradient(const Vec& x, Vec& grad) const override;
   Vec values(const Mat& X) const override;
   std::size_t size() const { return parts_.size(); }
+  const std::vector<double>& weights() const { return weights_; }
  private:
   std::vector<std::unique_ptr<Acquisition>> parts_;
+  std::vector<double> weights_;  // sum 1
+};
+
+/// UCB of a mixture of GPs (Bayesian model averaging over candidate kernels): μ̄ + √β s with μ̄ = Σ w_k μ_k and
+/// s² = Σ w_k (σ_k² + (μ_k − μ̄)²), the mixture's variance, so the models' disagreement counts as uncertainty.
+/// Weights as AveragedAcquisition's (normalised); the models must outlive it.
+class MixtureUpperConfidenceBound : public Acquisition {
+ public:
+  MixtureUpperConfidenceBound(std::vector<const GP*> models, std::vector<double> weights, double beta);
+  double value(const Vec& x) const override;
+  double value_and_gradient(const Vec& x, Vec& grad) const override;
+  Vec values(const Mat& X) const override;
+  const std::vector<double>& weights() const { return weights_; }
+  double beta() const { return beta_; }
+ private:
+  std::vector<const GP*> models_;
+  std::vector<double> weights_;
+  double beta_;
 };
 
 /// log EI(x) for improvement over `incumbent` (in original units), computed in log space so that it

@@ -52,6 +52,16 @@ struct EnumNames<LocalModel> {
 /// dimensions the quadratic takes 56, every point of a 55-evaluation run — no longer a local model —,
 /// while a 1,000-evaluation run's GP is better on the quadratic's 132 than on 55; docs/bench/bbob.md,
 /// sessions 12–13).
+// BOModelOptions::structure_averaging: off (the most probable candidate models alone), acquisition (the
+// posterior-weighted mean of the candidates' acquisitions), predictive (UCB of the weighted mixture's mean and
+// standard deviation, which counts the candidates' disagreement as uncertainty; other acquisitions: as acquisition).
+enum class StructureAveraging { Off, Acquisition, Predictive };
+template <>
+struct EnumNames<StructureAveraging> {
+  static constexpr std::array<std::pair<StructureAveraging, const char*>, 3> table{
+      {{StructureAveraging::Off, "off"}, {StructureAveraging::Acquisition, "acquisition"}, {StructureAveraging::Predictive, "predictive"}}};
+};
+
 enum class LocalGpPoints { Quadratic, Own, OwnIfAll };
 template <>
 struct EnumNames<LocalGpPoints> {
@@ -224,6 +234,22 @@ struct EnumNames<PriorMean> {
   /* Sets: the acquisition optimiser also starts from the incumbent with one element moved (each in turn) */ \
   /* to where the acquisition is highest for it: the swap moves of k-medoids-style local search. */           \
   X(bool, element_moves, false)                                                                              \
+  /* Sets: … and from the incumbent with two elements moved, greedily: element i to where the acquisition */ \
+  /* is highest for it, then element j given that, for every ordered pair (i, j). A k-means-style local */     \
+  /* optimum (two elements on one cluster, one between two) is left only by moving two elements at once. */   \
+  X(bool, pair_moves, false)                                                                                 \
+  /* Sets: … and from the incumbent with one or two elements replaced by elements of the */                   \
+  /* recombination_sets best other observed sets (0 ⇒ none), the m combinations the acquisition rates */     \
+  /* highest: crossover of good sets, as starts only (the acquisition still decides). Both off: on k-means */ \
+  /* seeds 0-29 they leave as many stalled seeds as without (structure.md, update 8: the model, not the */    \
+  /* search, misjudges the other basin) and cost covering a little. */                                        \
+  X(int, recombination_sets, 0)                                                                              \
+  /* Structure by evidence (auto kernels): with acquisition or predictive (StructureAveraging above) the */   \
+  /* step uses every candidate model, each weighted by its posterior probability (the softmax of the log */   \
+  /* marginal likelihoods, a uniform prior over the candidates: Bayesian model averaging), not the most */    \
+  /* probable model alone (off). Off: acquisition wins k-means seeds 0-9 and facility 0-29 but loses */     \
+  /* covering (stalls on 6 of 30 seeds against 2); predictive loses both (structure.md, update 8). */         \
+  X(StructureAveraging, structure_averaging, StructureAveraging::Off)                                        \
   /* Local steps of an invariant model (a kernel with Kernel::local_chart): every observation enters the */   \
   /* local fit at its orbit point nearest the incumbent, and the local GP has the invariant kernel's base */  \
   /* kernel (near a generic point the function is the plain one), so mirror images of nearby points count */ \

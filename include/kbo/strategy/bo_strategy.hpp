@@ -124,9 +124,16 @@ class BOStrategy : public Strategy {
   std::optional<std::pair<OptResult, std::string>> split_coincident_step(const Vec& u, const Vec& incumbent_u,
                                                                          const Mat& Um, const Vec& ym, double incumbent,
                                                                          int n_observed, const AcqOptimizerOptions& opt);
-  // BOModelOptions::element_moves (bo_element_moves.cpp): the incumbent with one element moved, per element
-  // (starts for the acquisition optimiser, element_moves.hpp); no rows on a space without elements.
-  Mat element_move_starts(const Vec& incumbent_u, const Acquisition& acq, int trial_index) const;
+  // BOModelOptions::element_moves, pair_moves and recombination_sets (bo_element_moves.cpp): the incumbent
+  // with one element moved per element, two moved greedily per ordered pair, and elements of the best
+  // observed sets (U's rows, highest yt first) substituted; starts for the acquisition optimiser
+  // (element_moves.hpp). No rows on a space without elements or with every option off.
+  Mat element_move_starts(const Vec& incumbent_u, const Acquisition& acq, int trial_index, const Mat& U,
+                          const Vec& yt) const;
+  // BOModelOptions::structure_averaging: the acquisitions of gp_ and every candidate model, weighted by
+  // their posterior probabilities (trial info "structure_weights"); nothing when a candidate was not
+  // refitted on the model's rows.
+  std::unique_ptr<Acquisition> structure_averaged_acquisition(double incumbent, int n_observed, double beta_scale);
   // The trust region replayed from the values of the trials so far (row i = trial i; trust_region.hpp).
   TrustRegion replay_region(const Vec& y, Eigen::Index D) const;
   static nlohmann::json describe_region(const TrustRegion& tr);  // trial info
