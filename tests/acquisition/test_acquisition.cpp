@@ -217,6 +217,23 @@ TEST(Acquisition, MaximizeAcquisitionDeterministicAndBeatsItsCandidates) {
   }
 }
 
+// `acq` equals UCB with β on `gp` at the probe points: values (against the GP by hand), gradients and batches.
+void expect_equals_ucb(const kbo::Acquisition& acq, const kbo::GP& gp, double beta) {
+  const kbo::UpperConfidenceBound ucb(gp, beta);
+  Mat P(4, 2);
+  int i = 0;
+  for (const Vec& x : probe_points()) {
+    P.row(i++) = x.transpose();
+    double mu, sd;
+    by_hand(x, mu, sd);
+    EXPECT_NEAR(acq.value(x), mu + std::sqrt(beta) * sd, 1e-10);
+    Vec g, gu;
+    EXPECT_NEAR(acq.value_and_gradient(x, g), ucb.value_and_gradient(x, gu), 1e-12);
+    EXPECT_LT((g - gu).norm(), 1e-10);
+  }
+  EXPECT_LT((acq.values(P) - ucb.values(P)).norm(), 1e-10);
+}
+
 }  // namespace
 
 TEST(Acquisition, AveragedAcquisitionIsTheMeanOfItsParts) {
@@ -227,21 +244,8 @@ TEST(Acquisition, AveragedAcquisitionIsTheMeanOfItsParts) {
   parts.push_back(std::make_unique<kbo::UpperConfidenceBound>(gp, 1.0));
   parts.push_back(std::make_unique<kbo::UpperConfidenceBound>(gp, 9.0));
   const kbo::AveragedAcquisition avg(std::move(parts));
-  const kbo::UpperConfidenceBound ucb4(gp, 4.0);
   EXPECT_EQ(avg.size(), 2u);
-  Mat P(4, 2);
-  int i = 0;
-  for (const Vec& x : probe_points()) {
-    P.row(i++) = x.transpose();
-    double mu, sd;
-    by_hand(x, mu, sd);
-    EXPECT_NEAR(avg.value(x), mu + 2.0 * sd, 1e-10);
-    Vec g, g4;
-    EXPECT_NEAR(avg.value_and_gradient(x, g), ucb4.value_and_gradient(x, g4), 1e-12);
-    EXPECT_LT((g - g4).norm(), 1e-10);
-  }
-  const Vec batch = avg.values(P), single = ucb4.values(P);
-  EXPECT_LT((batch - single).norm(), 1e-10);
+  expect_equals_ucb(avg, gp, 4.0);
   EXPECT_THROW(kbo::AveragedAcquisition({}), kbo::InputError);
 }
 
@@ -253,19 +257,7 @@ TEST(Acquisition, WeightedAveragedAcquisitionIsTheWeightedMeanOfItsParts) {
   parts.push_back(std::make_unique<kbo::UpperConfidenceBound>(gp, 9.0));
   const kbo::AveragedAcquisition avg(std::move(parts), {3.0, 1.0});
   EXPECT_NEAR(avg.weights()[0], 0.75, 1e-15);
-  const kbo::UpperConfidenceBound ucb(gp, 2.25);
-  Mat P(4, 2);
-  int i = 0;
-  for (const Vec& x : probe_points()) {
-    P.row(i++) = x.transpose();
-    double mu, sd;
-    by_hand(x, mu, sd);
-    EXPECT_NEAR(avg.value(x), mu + 1.5 * sd, 1e-10);
-    Vec g, g1;
-    EXPECT_NEAR(avg.value_and_gradient(x, g), ucb.value_and_gradient(x, g1), 1e-12);
-    EXPECT_LT((g - g1).norm(), 1e-10);
-  }
-  EXPECT_LT((avg.values(P) - ucb.values(P)).norm(), 1e-10);
+  expect_equals_ucb(avg, gp, 2.25);
   auto two = [&] {
     std::vector<std::unique_ptr<kbo::Acquisition>> p;
     p.push_back(std::make_unique<kbo::UpperConfidenceBound>(gp, 1.0));
