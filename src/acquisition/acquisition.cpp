@@ -57,23 +57,30 @@ Vec Acquisition::values(const Mat& X) const {
 }
 
 // ---------------- UCB ----------------
+namespace {
+// One weight per part, finite and >= 0, not all 0; normalised to sum 1 (InputError naming `who` otherwise).
+std::vector<double> normalised_weights(std::vector<double> w, std::size_t n, const std::string& who) {
+  if (w.size() != n || n == 0)
+    throw InputError(who + ": " + std::to_string(w.size()) + " weights for " + std::to_string(n) + " parts");
+  double total = 0.0;
+  for (const double v : w) {
+    if (!std::isfinite(v) || v < 0.0) throw InputError(who + ": weights must be finite and >= 0");
+    total += v;
+  }
+  if (!(total > 0.0)) throw InputError(who + ": the weights sum to 0");
+  for (double& v : w) v /= total;
+  return w;
+}
+}  // namespace
+
 AveragedAcquisition::AveragedAcquisition(std::vector<std::unique_ptr<Acquisition>> parts)
     : AveragedAcquisition(std::move(parts), {}) {}
 
 AveragedAcquisition::AveragedAcquisition(std::vector<std::unique_ptr<Acquisition>> parts, std::vector<double> weights)
-    : parts_(std::move(parts)), weights_(std::move(weights)) {
+    : parts_(std::move(parts)) {
   if (parts_.empty()) throw InputError("AveragedAcquisition: needs at least one acquisition");
-  if (weights_.empty()) weights_.assign(parts_.size(), 1.0);
-  if (weights_.size() != parts_.size())
-    throw InputError("AveragedAcquisition: " + std::to_string(weights_.size()) + " weights for " +
-                     std::to_string(parts_.size()) + " acquisitions");
-  double total = 0.0;
-  for (const double w : weights_) {
-    if (!std::isfinite(w) || w < 0.0) throw InputError("AveragedAcquisition: weights must be finite and >= 0");
-    total += w;
-  }
-  if (!(total > 0.0)) throw InputError("AveragedAcquisition: the weights sum to 0");
-  for (double& w : weights_) w /= total;
+  if (weights.empty()) weights.assign(parts_.size(), 1.0);
+  weights_ = normalised_weights(std::move(weights), parts_.size(), "AveragedAcquisition");
 }
 
 double AveragedAcquisition::value(const Vec& x) const {
@@ -129,19 +136,6 @@ Vec UpperConfidenceBound::values(const Mat& X) const {
 }
 
 // ---------------- mixture UCB ----------------
-namespace {
-std::vector<double> normalised_weights(std::vector<double> w, std::size_t n, const char* who) {
-  if (w.size() != n || n == 0) throw InputError(std::string(who) + ": one weight per model expected");
-  double total = 0.0;
-  for (const double v : w) {
-    if (!std::isfinite(v) || v < 0.0) throw InputError(std::string(who) + ": weights must be finite and >= 0");
-    total += v;
-  }
-  if (!(total > 0.0)) throw InputError(std::string(who) + ": the weights sum to 0");
-  for (double& v : w) v /= total;
-  return w;
-}
-}  // namespace
 
 MixtureUpperConfidenceBound::MixtureUpperConfidenceBound(std::vector<const GP*> models, std::vector<double> weights,
                                                          double beta)

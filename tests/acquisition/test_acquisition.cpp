@@ -35,21 +35,24 @@ kbo::GP tiny_gp() {
   return gp;
 }
 
-double k_rbf(const Vec& a, const Vec& b) { return kVar * std::exp(-0.5 * (a - b).squaredNorm() / (kEll * kEll)); }
-
-// μ and σ by hand: K + σ_n² I is 2x2, inverted explicitly.
-void by_hand(const Vec& x, double& mu, double& sd) {
+// μ and σ of the tiny GP's data under an RBF kernel of lengthscale ell (the same variance and noise), by
+// hand: K + σ_n² I is 2x2, inverted explicitly.
+void by_hand_ell(const Vec& x, double ell, double& mu, double& sd) {
+  auto k = [&](const Vec& a, const Vec& b) { return kVar * std::exp(-0.5 * (a - b).squaredNorm() / (ell * ell)); };
   const Mat X = train_X();
   const Vec y = train_y();
-  const double a = kVar + kNoise, b = k_rbf(X.row(0), X.row(1));
+  const double a = kVar + kNoise, b = k(X.row(0), X.row(1));
   const double det = a * a - b * b;
   Mat Kinv(2, 2);
   Kinv << a / det, -b / det, -b / det, a / det;
-  Vec k(2);
-  k << k_rbf(x, X.row(0)), k_rbf(x, X.row(1));
-  mu = k.dot(Kinv * y);
-  sd = std::sqrt(kVar - k.dot(Kinv * k));
+  Vec kx(2);
+  kx << k(x, X.row(0)), k(x, X.row(1));
+  mu = kx.dot(Kinv * y);
+  sd = std::sqrt(kVar - kx.dot(Kinv * kx));
 }
+
+// … the tiny GP's own (lengthscale kEll).
+void by_hand(const Vec& x, double& mu, double& sd) { by_hand_ell(x, kEll, mu, sd); }
 
 double Phi(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
 double phi(double z) { return std::exp(-0.5 * z * z) / std::sqrt(2.0 * M_PI); }
@@ -268,21 +271,6 @@ TEST(Acquisition, WeightedAveragedAcquisitionIsTheWeightedMeanOfItsParts) {
   EXPECT_THROW(kbo::AveragedAcquisition(two(), {1.0, -1.0}), kbo::InputError);
   EXPECT_THROW(kbo::AveragedAcquisition(two(), {0.0, 0.0}), kbo::InputError);
   EXPECT_THROW(kbo::AveragedAcquisition(two(), {1.0, std::nan("")}), kbo::InputError);
-}
-
-// μ and σ of the tiny GP's data under an RBF kernel of lengthscale ell (the same variance and noise), by hand.
-void by_hand_ell(const Vec& x, double ell, double& mu, double& sd) {
-  auto k = [&](const Vec& a, const Vec& b) { return kVar * std::exp(-0.5 * (a - b).squaredNorm() / (ell * ell)); };
-  const Mat X = train_X();
-  const Vec y = train_y();
-  const double a = kVar + kNoise, b = k(X.row(0), X.row(1));
-  const double det = a * a - b * b;
-  Mat Kinv(2, 2);
-  Kinv << a / det, -b / det, -b / det, a / det;
-  Vec kx(2);
-  kx << k(x, X.row(0)), k(x, X.row(1));
-  mu = kx.dot(Kinv * y);
-  sd = std::sqrt(kVar - kx.dot(Kinv * kx));
 }
 
 TEST(Acquisition, MixtureUcbIsTheUcbOfTheMixturesMoments) {
