@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "kbo/invariance/kernels.hpp"
+#include "kbo/sets/set_chart.hpp"
 #include "kbo/sets/set_space.hpp"
 #include "kbo/sets/sliced_set_kernel.hpp"
 #include "set_engine.hpp"
@@ -55,6 +56,11 @@ SetKernel::SetKernel(const StationaryKernel& base, int set_size, int element_dim
     throw InputError("set kernel: subset size L must be in [1, m=" + std::to_string(m_) + "] (got " +
                      std::to_string(subset_size) + ")");
   redraw();
+}
+
+KernelPtr SetKernel::local_chart(const Vec& x, Mat& X) const {
+  align_elements(x, X, m_, d_);
+  return tiled_element_kernel(base_, m_);
 }
 
 std::string SetKernel::describe() const {

@@ -5,6 +5,8 @@
 #include <numeric>
 #include <sstream>
 
+#include "kbo/sets/set_chart.hpp"
+
 namespace kbo {
 
 namespace {
@@ -35,6 +37,11 @@ SlicedSetKernel::SlicedSetKernel(StationaryType type, int set_size, int element_
             variance) {
   if (m_ < 1) throw InputError("sliced set kernel: set size m must be >= 1 (got " + std::to_string(m_) + ")");
   if (d_ < 1) throw InputError("sliced set kernel: element dimension d must be >= 1 (got " + std::to_string(d_) + ")");
+}
+
+KernelPtr SlicedSetKernel::local_chart(const Vec& x, Mat& X) const {
+  align_elements(x, X, m_, d_);
+  return std::make_unique<StationaryKernel>(base_.type(), m_ * d_, false, base_.lengthscales()[0], base_.variance());
 }
 
 std::string SlicedSetKernel::describe() const {

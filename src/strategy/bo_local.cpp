@@ -42,14 +42,29 @@ nlohmann::json BOStrategy::describe_region(const TrustRegion& tr) {
           {"restarts", tr.restarts}};
 }
 
+bool BOStrategy::set_chart(const Vec& incumbent, Mat& U) const {
+  // Every model of a set space is invariant to the order of the elements, so any candidate's chart holds for
+  // all of them (kernel_ is the model in use, the candidates the others: auto swaps them).
+  if (kernel_->local_chart(incumbent, U)) return true;
+  for (const NamedKernel& c : candidates_)
+    if (c.kernel->local_chart(incumbent, U)) return true;
+  return false;
+}
+
 std::optional<Vec> BOStrategy::local_step(const Mat& U_raw, const Vec& y, Eigen::Index best, int trial_index) {
   // local_chart: an invariant model sees every observation at its orbit point nearest the incumbent (the same
-  // value by invariance), and the local GP models the function there with the base kernel.
+  // value by invariance), and the local GP models the function there with the base kernel. On a set space
+  // the plain kernel of the canonical vector (set-sorted, a candidate of auto) has no chart of its own: the
+  // set kernel's puts the elements in the incumbent's order, and the plain kernel models them there.
   Mat U_chart;
-  KernelPtr chart_kernel;
+  KernelPtr chart_kernel;  // the local GP's kernel in the chart, constant mean included
   if (model_options_.local_chart) {
     U_chart = U_raw;
-    chart_kernel = gp_->kernel().local_chart(U_raw.row(best).transpose(), U_chart);
+    const Vec incumbent = U_raw.row(best).transpose();
+    if (KernelPtr base = gp_->kernel().local_chart(incumbent, U_chart))
+      chart_kernel = with_constant_mean(std::move(base), gls_mean_variance());
+    else if (space_->element_layout() && set_chart(incumbent, U_chart))
+      chart_kernel = gp_->kernel().clone();
   }
   const bool charted = chart_kernel != nullptr;  // chart_kernel itself moves into the local GP below
   const Mat& U = charted ? U_chart : U_raw;
@@ -63,9 +78,10 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U_raw, const Vec& y, Eigen:
   const Vec centre = U.row(best).transpose();
 
   // Distances in the global model's lengthscales: an ill-conditioned valley's neighbours lie along it.
+  // (In the chart, the chart kernel's: a set kernel's lengthscales are an element's d coordinates.)
   Vec scale = Vec::Ones(D);
-  const Vec theta = gp_->hyperparameters();
-  const auto specs = gp_->hyperparameter_specs();
+  const Vec theta = charted ? chart_kernel->log_params() : gp_->hyperparameters();
+  const auto specs = charted ? chart_kernel->param_specs() : gp_->hyperparameter_specs();
   for (std::size_t p = 0; p < specs.size(); ++p) {
     if (specs[p].role != ParamRole::Lengthscale) continue;
     if (specs[p].dim < 0)
@@ -152,8 +168,7 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U_raw, const Vec& y, Eigen:
   const Vec yl = model_targets(y(rows), model_options_.local_warp);  // scaled on the neighbours alone
   std::optional<GP> local;
   // warm start: the global model's θ (the chart's base kernel holds it too)
-  local.emplace(new_model(charted ? with_constant_mean(std::move(chart_kernel), gls_mean_variance())
-                                       : gp_->kernel().clone()));
+  local.emplace(new_model(charted ? std::move(chart_kernel) : gp_->kernel().clone()));
   local->set_data(Ul, yl);
   {
     // local_noise_cap holds for this fit only, however it ends (noise_cap() reads it; 0: the model's cap).

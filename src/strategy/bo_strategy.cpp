@@ -46,15 +46,15 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
   if (kernel && !dynamic_cast<const StationaryKernel*>(kernel.get()) && bo.is_object()) {
     // The noise cap and the end-game were chosen on plain kernels (BBOB, long runs: docs/bench/scale.md,
     // session 11); set and invariant kernels keep the defaults their benches measured unless told. The
-    // end-game costs set kernels (structure.md, update 5). An invariant kernel with a local chart (a group
-    // of isometries: Kernel::local_chart, asked here with no rows) takes it with its local steps in the
-    // chart, which polish as precisely as the flat GP's; without the chart the end-game was mixed
-    // (structure.md, updates 6 and 7). Its share is 0.34 at every dimension (the plain model's 2-d share
+    // end-game cost set kernels without a chart (structure.md, update 5). An invariant or set kernel with a
+    // local chart (a group of isometries, or element orderings: Kernel::local_chart, asked here with no rows)
+    // takes it with its local steps in the chart, which polish as precisely as the flat GP's; without the
+    // chart the end-game was mixed (structure.md, updates 6, 7 and 9). Its share is 0.34 at every dimension (the plain model's 2-d share
     // was not measured for invariant kernels), and its local GP has the plain model's noise cap 0.01: with
     // the global cap 1 the local fit on a noisy objective took the ruggedness for noise and sampled the
     // region's far corners (kbo bench invariance, Ackley-2d-fpf: regret 382 against 216; update 7).
     Mat no_rows(0, space_->dim());
-    const bool chart = !space_->element_layout() && kernel->local_chart(Vec::Constant(space_->dim(), 0.5), no_rows);
+    const bool chart = kernel->local_chart(Vec::Constant(space_->dim(), 0.5), no_rows) != nullptr;
     if (!bo.contains("noise_cap")) bo["noise_cap"] = 1.0;
     if (!bo.contains("endgame_fraction")) bo["endgame_fraction"] = chart ? 0.34 : 0.0;
     if (!bo.contains("local_chart")) bo["local_chart"] = chart;

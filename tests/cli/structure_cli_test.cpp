@@ -216,8 +216,10 @@ TEST(StructureCli, StructureAveragingWeighsTheCandidatesByEvidence) {
   const std::string base = "optimize --objective 'python3 " + (dir / "facility.py") +
                            " {x}' --space set --set-size 4 --bounds 0:1,0:1 --init 5 --seed 2 ";
   // predictive with a sparse refit schedule: steps without a refit (no kernel_objectives) are averaged too.
+  // No end-game: its local steps (the last third of the budget) use no candidate model.
   for (const std::string mode : {"acquisition", "predictive"}) {
-    const std::string schedule = mode == "predictive" ? ", \"full_refit_below\": 0, \"warm_refit_below\": 0" : "";
+    const std::string schedule = std::string(", \"endgame_fraction\": 0") +
+                                 (mode == "predictive" ? ", \"full_refit_below\": 0, \"warm_refit_below\": 0" : "");
     const CmdResult r = run_kbo(base + "--iters 4 --storage " + (dir / (mode + ".db")) +
                                     " --options '{\"bo\": {\"structure_averaging\": \"" + mode + "\"" + schedule + "}}' --json", dir);
     ASSERT_EQ(r.code, 0) << r.err;
@@ -345,6 +347,31 @@ TEST(StructureCli, InvariantModelsEndgameInTheChart) {
   EXPECT_EQ(bad.code, 2) << bad.err;
   EXPECT_NE(bad.err.find("local_noise_cap"), std::string::npos) << bad.err;
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}
+
+// A set space's end-game (structure.md, update 9): the last 34 % of the BO steps are local steps in the
+// incumbent's set chart (every observed set's elements paired with the incumbent's), whichever candidate of
+// auto models them; told not to chart, they are taken on the canonical vectors.
+TEST(StructureCli, SetSpacesEndgameInTheSetChart) {
+  TempDir dir("structure_set_chart");
+  // Three points on [0, 1] nearest to three targets: the optimum, 0, has distinct elements.
+  std::ofstream(dir / "targets.py") << "import sys\nx = [float(a) for a in sys.argv[1:]]\n"
+                                       "print(repr(sum(min((t - a)**2 for a in x) for t in (0.15, 0.5, 0.85))))\n";
+  const std::string base = "optimize --objective 'python3 " + (dir / "targets.py") +
+                           " {x}' --space set --set-size 3 --bounds 0:1 --init 5 --iters 15 --seed 1 --json ";
+  for (const bool chart : {true, false}) {
+    const std::string told = chart ? "" : " --options '{\"bo\": {\"local_chart\": false}}'";
+    const CmdResult r = run_kbo(base + "--storage " + (dir / (chart ? "c.db" : "r.db")) + told, dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = r.json();
+    ASSERT_EQ(j["n_complete"].get<int>(), 20);
+    for (const auto& t : j["trials"]) {
+      const bool local = t.contains("info") && t["info"].contains("local");
+      EXPECT_EQ(local, t["id"].get<int>() >= 14) << t.dump();
+      if (local) EXPECT_EQ(t["info"]["local"].value("chart", false), chart) << t.dump();
+    }
+    if (chart) EXPECT_LT(j["best_value"].get<double>(), 1e-3) << r.out;
+  }
 }
 
 // The orbit average (m! orderings per entry; in the default auto and as `average`) is built as `normalized`

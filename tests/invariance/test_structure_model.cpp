@@ -106,8 +106,9 @@ TEST(StructureModel, AutoByDefaultFollowsTheDataStructure) {
 
 // The end-game (the last 34 % of the BO steps are local steps) is the plain model's and, since update 7 of
 // docs/bench/structure.md, that of invariant models under a finite group of isometries, whose local steps
-// see the data in the incumbent's chart (options.bo.local_chart). Set kernels and continuous groups keep none
-// unless told.
+// see the data in the incumbent's chart (options.bo.local_chart), and since update 9 that of set spaces, whose
+// every candidate model steps in the set chart (elements paired with the incumbent's). Continuous groups keep
+// none unless told.
 TEST(StructureModel, DefaultEndgameIsThePlainAndChartedInvariantModels) {
   // Budget 20 with 5 initial points: trial 19 is in the end-game (the last ⌈0.34 · 15⌉ = 6), trial 10 is not.
   auto last_step = [](const std::shared_ptr<const Space>& space, StrategyConfig c, int trial) {
@@ -145,7 +146,11 @@ TEST(StructureModel, DefaultEndgameIsThePlainAndChartedInvariantModels) {
   EXPECT_TRUE(raw.contains("local"));
   EXPECT_FALSE(raw["local"].value("chart", false));
   EXPECT_FALSE(last_step(plane, rot, 19).contains("endgame"));  // a continuous group: no chart, no end-game
-  EXPECT_FALSE(last_step(sets, plain, 19).contains("endgame"));
+  const nlohmann::json set_step = last_step(sets, plain, 19);
+  ASSERT_TRUE(set_step.contains("endgame"));
+  ASSERT_TRUE(set_step.contains("local"));
+  EXPECT_TRUE(set_step["local"].value("chart", false)) << set_step.dump();
+  EXPECT_FALSE(last_step(sets, plain, 10).contains("endgame"));
   const nlohmann::json told = last_step(plane, told_rot, 19);
   EXPECT_TRUE(told.contains("endgame"));
   EXPECT_TRUE(told.contains("local"));

@@ -66,6 +66,9 @@ class SetKernel : public Kernel {
   Mat cross_grad_x(const Vec& x, const Mat& X) const override;
   Vec diag_grad_x(const Vec& x) const override;
   void condition_on(const Mat& X_train) override;
+  /// The incumbent's chart (set_chart.hpp): the rows' elements paired with x's; the base kernel on every
+  /// element's coordinates (lengthscales repeated), the local fit's warm start.
+  KernelPtr local_chart(const Vec& x, Mat& X) const override;
 
   // ---- approximate-kernel draw ----
   /// New (w, π) from the kernel's own generator (Approx mode; harmless in Full mode).

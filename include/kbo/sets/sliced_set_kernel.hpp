@@ -55,6 +55,9 @@ class SlicedSetKernel : public Kernel {
   /// Keeps the embedding of the GP's training sets: the acquisition's every cross(x, X) and
   /// cross_grad_x(x, X) would otherwise re-sort all n sets' L·m projections.
   void condition_on(const Mat& X) override { conditioned_X_ = X, conditioned_S_ = embed(X); }
+  /// The incumbent's chart (set_chart.hpp): the rows' elements paired with x's; the plain kernel on the m·d
+  /// coordinates there, with this kernel's lengthscale and variance as the local fit's warm start.
+  KernelPtr local_chart(const Vec& x, Mat& X) const override;
 
   /// The embedding S of every row (n x L·m) and the directions θ_l (columns, d x L).
   Mat embed(const Mat& X) const;

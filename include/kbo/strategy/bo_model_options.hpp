@@ -218,9 +218,10 @@ struct EnumNames<PriorMean> {
   /* UCB with β scaled by the share of the end-game still to come (endgame decay; 0 at the last trial). */     \
   /* The default end-game (0.34, with the trust region and local_model auto above) is docs/bench/bbob.md's */  \
   /* fifth-round candidate `ta1f2`: Ackley-10 after 1,000 evaluations 1e-5 instead of 2e-3 (scale.md); */     \
-  /* session 13 added the restart, the GP's neighbours and warp above (bbob.md, "Session 13"). Set kernels */ \
-  /* and invariant kernels without a local chart (continuous groups) default to 0: no end-game unless told; */ \
-  /* invariant kernels with one take 0.34 at every dimension, with local_chart (structure.md, updates 5-7). */ \
+  /* session 13 added the restart, the GP's neighbours and warp above (bbob.md, "Session 13"). Invariant */  \
+  /* kernels without a local chart (continuous groups) default to 0: no end-game unless told; set kernels */  \
+  /* and invariant kernels with a chart take 0.34 at every dimension, with local_chart (structure.md, */      \
+  /* updates 5-7 and 9). */                                                                                   \
   X(double, endgame_fraction, 0.34)                                                                            \
   /* At dimension D <= 2 the end-game's share is endgame_fraction_2d: 0.6 since session 13b (BBOB d = 2: the */ \
   /* 1e-2 target on 10 of 24 functions instead of 6; d >= 3 untouched). An explicit endgame_fraction without */ \
@@ -256,10 +257,12 @@ struct EnumNames<PriorMean> {
   /* as neighbours and the quadratic sees one chart, not several. Without it the neighbours are the raw */    \
   /* nearest rows, and the local GP the invariant kernel. On by default for invariant kernels that have a */  \
   /* chart (finite groups of isometries; BOStrategy's constructor): signflip-offcentre seeds 0-9 6.7e-6, */   \
-  /* the flat GP 1.2e-5, without the chart 3.6e-5 (structure.md, update 7). No effect on other kernels. */   \
+  /* the flat GP 1.2e-5, without the chart 3.6e-5 (structure.md, update 7). On a set space every model */     \
+  /* steps in the set chart (each set's elements paired with the incumbent's; the plain kernel of the */      \
+  /* sorted vector borrows it), on by default (structure.md, update 9). No effect on other kernels. */        \
   X(bool, local_chart, false)                                                                                 \
   /* Noise cap of the local step's GP fit (0 ⇒ noise_cap): a low cap inside the local model alone. 0.01 by */ \
-  /* default for invariant kernels with a chart, which keep noise_cap 1 for the global model (structure.md, */  \
+  /* default for set and invariant kernels with a chart, which keep noise_cap 1 for the global model (structure.md, */  \
   /* update 7: Ackley-2d-fpf's end-game). */                                                                    \
   X(double, local_noise_cap, 0.0)
 
