@@ -262,8 +262,8 @@ struct EnumNames<PriorMean> {
   /* sorted vector borrows it), on by default (structure.md, update 9). No effect on other kernels. */        \
   X(bool, local_chart, false)                                                                                 \
   /* Noise cap of the local step's GP fit (0 ⇒ noise_cap): a low cap inside the local model alone. 0.01 by */ \
-  /* default for set and invariant kernels with a chart, which keep noise_cap 1 for the global model (structure.md, */  \
-  /* update 7: Ackley-2d-fpf's end-game). */                                                                    \
+  /* default for set and invariant kernels with a chart, which keep noise_cap 1 for the global model */        \
+  /* (structure.md, update 7: Ackley-2d-fpf's end-game). */                                                     \
   X(double, local_noise_cap, 0.0)
 
 struct BOModelOptions {
