@@ -44,8 +44,7 @@ nlohmann::json BOStrategy::describe_region(const TrustRegion& tr) {
 
 bool BOStrategy::set_chart(const Vec& incumbent, Mat& U) const {
   // Every model of a set space is invariant to the order of the elements, so any candidate's chart holds for
-  // all of them (kernel_ is the model in use, the candidates the others: auto swaps them).
-  if (kernel_->local_chart(incumbent, U)) return true;
+  // all of them. The model in use (kernel_, gp_'s prototype: auto swaps the winner in) was asked already.
   for (const NamedKernel& c : candidates_)
     if (c.kernel->local_chart(incumbent, U)) return true;
   return false;

@@ -116,8 +116,8 @@ class BOStrategy : public Strategy {
   // Local trust-region step (bo_local.cpp, BOModelOptions::local_every): the unit-cube point, or nothing
   // when the neighbourhood is degenerate (the global step is taken then).
   std::optional<Vec> local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index);
-  // A set space's rows U in the incumbent's chart (elements paired with its elements) by whichever model has
-  // one; false, U untouched, if none has.
+  // A set space's rows U in the incumbent's chart (elements paired with its elements) by whichever other
+  // candidate model has one; false, U untouched, if none has.
   bool set_chart(const Vec& incumbent, Mat& U) const;
   // Trial t is (was) scheduled as a local step: the end-game's local steps and every local_every-th BO step
   // (with local_restart, a scheduled step taken when the region had collapsed was a global restart step).
