@@ -56,7 +56,7 @@ double min_dist2(const Vec& x, int m, int d, const Vec& p) {
 // "default": the structured kernel a user gets without choosing one (StrategyConfig's set_kernel /
 // invariant_kernel default), named after it in the results.
 const std::vector<std::string> kSetMethods{"flat",    "flat-iso",    "random",      "set-full", "set-normalized",
-                                           "set-max", "set-average", "set-sorted", "set-sliced", "set-auto",
+                                           "set-max", "set-average", "set-sorted", "set-sliced", "set-aligned", "set-auto",
                                            "default"};
 const std::vector<std::string> kGroupMethods{"flat", "random", "max", "average", "auto", "default"};
 
@@ -290,6 +290,13 @@ double time_at_n(const StructureProblem& p, const std::string& method, const nlo
 
 std::vector<std::string> structure_problem_names() {
   return {"facility", "covering", "kmeans-seeds", "perm-offcentre", "signflip-offcentre", "control-hartmann6"};
+}
+
+std::vector<std::string> structure_method_names() {
+  std::vector<std::string> out = kSetMethods;
+  for (const auto& m : kGroupMethods)
+    if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+  return out;
 }
 
 nlohmann::json run_structure_bench(const StructureBenchOptions& o, bool verbose) {

@@ -25,6 +25,8 @@ struct StructureBenchOptions {
 
 /// facility, covering, kmeans-seeds, perm-offcentre, signflip-offcentre, control-hartmann6.
 std::vector<std::string> structure_problem_names();
+/// Every method a problem of the suite may run (set problems take the set-* ones, group problems the others).
+std::vector<std::string> structure_method_names();
 
 /// Per problem and method: best-so-far per seed, final best values, seconds per BO iteration, and the
 /// kernel_choice counts of auto. Writes nothing; see write_structure_bench.

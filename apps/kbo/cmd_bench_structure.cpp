@@ -24,9 +24,11 @@ int run_bench_structure(int argc, char** argv) {
   app.add_option("--init", o.n_init, "initial design size (default 5)")->check(CLI::Range(1, 1000));
   app.add_option("--iters", o.iters, "BO iterations (default 40)")->check(CLI::Range(0, 100000));
   app.add_option("--problems", problems, "comma list of problems (default all)");
+  std::string method_list;
+  for (const auto& m : kbo::bench::structure_method_names()) method_list += (method_list.empty() ? "" : ", ") + m;
   app.add_option("--methods", methods,
-                 "comma list of methods (default all): flat, flat-iso, random, set-full, set-normalized, set-max, set-average, "
-                 "set-sorted, set-sliced, set-auto, max, average, auto, default (the structured kernel without a choice made)");
+                 "comma list of methods (default all): " + method_list +
+                     " (default: the structured kernel without a choice made)");
   app.add_option("--data", o.data_dir, "directory of the data sets (default data)");
   app.add_option("--timing-n", o.timing_n, "also time one suggestion at n observations per kernel (0 = no)")
       ->check(CLI::Range(0, 100000));
@@ -61,13 +63,10 @@ int run_bench_structure(int argc, char** argv) {
     if (std::find(names.begin(), names.end(), p) == names.end())
       throw InputError("--problems: unknown problem '" + p +
                        "' (allowed: facility, covering, kmeans-seeds, perm-offcentre, signflip-offcentre, control-hartmann6)");
-  const std::vector<std::string> all{"flat",       "flat-iso", "random", "set-full", "set-normalized", "set-max",
-                                     "set-average", "set-sorted", "set-sliced", "set-auto", "max", "average", "auto", "default"};
+  const std::vector<std::string> all = kbo::bench::structure_method_names();
   for (const auto& m : o.methods)
     if (std::find(all.begin(), all.end(), m) == all.end())
-      throw InputError("--methods: unknown method '" + m +
-                       "' (allowed: flat, flat-iso, random, set-full, set-normalized, set-max, set-average, set-sorted, set-sliced, "
-                       "set-auto, max, average, auto, default)");
+      throw InputError("--methods: unknown method '" + m + "' (allowed: " + method_list + ")");
   const nlohmann::json res = kbo::bench::run_structure_bench(o, true);
   kbo::bench::write_text(out + "/results.json", res.dump(1) + "\n");
   const std::string md = kbo::bench::write_structure_bench(res, out);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "kbo/invariance/kernels.hpp"
+#include "kbo/sets/aligned_set_kernel.hpp"
 #include "kbo/sets/set_chart.hpp"
 #include "kbo/sets/set_space.hpp"
 #include "kbo/sets/sliced_set_kernel.hpp"
@@ -345,11 +346,15 @@ KernelPtr make_set_kernel(const std::string& base, int m, int d, bool ard, SetKe
       // continuous and piecewise linear in the set, so a coincident pair splits at first order (no variance
       // ridge there, unlike the orbit average; docs/bench/structure.md update 4). One lengthscale, 1/3 as above.
       return std::make_unique<SlicedSetKernel>(type, m, d, 1.0 / 3.0, 1.0);
+    case SetKernelType::Aligned:
+      // The plain kernel (ARD per element and coordinate, lengthscale 1/3 as above) on each set's elements
+      // paired with the incumbent's, recentred by the strategy at every refit (aligned_set_kernel.hpp).
+      return std::make_unique<AlignedSetKernel>(type, m, d, ard, 1.0 / 3.0, 1.0);
     case SetKernelType::Auto:
       break;
   }
   throw InputError("set_kernel auto is a choice between kernels made by the BO strategy; build one of: full, "
-                   "approx, normalized, normalized-approx, max, average, sorted, sliced");
+                   "approx, normalized, normalized-approx, max, average, sorted, sliced, aligned");
 }
 
 SetKernelType effective_set_kernel(SetKernelType asked, int m) {

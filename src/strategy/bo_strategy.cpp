@@ -247,6 +247,9 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
       const Mat& UF = fit_on.empty() ? Um : Uf;
       const Vec& yF = fit_on.empty() ? ym : yf;
       if (!fit_on.empty()) info_["fit_rows"] = UF.rows();
+      Eigen::Index top;
+      ym.maxCoeff(&top);
+      recentre_models(Um.row(top).transpose());
       if (!gp_) gp_.emplace(new_model(kernel_->clone()));
       gp_->set_data(UF, yF);  // warm start: keeps the previous fit's hyperparameters
       if (!candidates_.empty()) {
@@ -438,6 +441,17 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
   Vec x = space_->bounds().clamp(unit_->from_unit(u));
   space_->canonicalize(x);
   return x;
+}
+
+void BOStrategy::recentre_models(const Vec& centre) {
+  for (KernelPtr* k : {&kernel_, &alt_kernel_})
+    if (*k) (*k)->recentre(centre);
+  for (std::optional<GP>* g : {&gp_, &gp_alt_})
+    if (*g) (*g)->kernel().recentre(centre);
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    candidates_[k].kernel->recentre(centre);
+    if (gp_candidates_[k]) gp_candidates_[k]->kernel().recentre(centre);
+  }
 }
 
 std::unique_ptr<Acquisition> BOStrategy::structure_averaged_acquisition(double incumbent, int n_observed,

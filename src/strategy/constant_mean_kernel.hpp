@@ -56,6 +56,7 @@ class ConstantMeanKernel : public Kernel {
   bool depends_on_training_data() const override { return inner_->depends_on_training_data(); }
   const Kernel* fit_surrogate() const override { return inner_->fit_surrogate(); }  // unwrapped; see refit
   std::unique_ptr<Kernel> local_chart(const Vec& x, Mat& X) const override { return inner_->local_chart(x, X); }  // unwrapped
+  void recentre(const Vec& x) override { inner_->recentre(x); }
   const Kernel& inner() const { return *inner_; }
 
  private:

@@ -252,11 +252,12 @@ std::vector<OptionSpec> build_table() {
         o.strategy.invariant_kernel = one_of<InvariantKernelType>("invariant_kernel", v);
       });
   add("set-kernel", K::String, kStrategy, "set_kernel",
-      "full | approx | normalized | normalized-approx | max | average | sorted | sliced | auto (default auto; space "
+      "full | approx | normalized | normalized-approx | max | average | sorted | sliced | aligned | auto (default auto; space "
       "set): mean-pair set kernel exact/approximate, the same normalised to constant prior variance, max over "
       "element orderings, the normalised mean over element orderings (m! terms: for sets of more than 6 "
       "elements it is built as normalized, and trial info says so), the plain ARD kernel on the flat vector of the sorted elements, the plain kernel on the "
-      "sorted projections of the elements onto the axes and diagonals (sliced), or auto = average, "
+      "sorted projections of the elements onto the axes and diagonals (sliced), the plain ARD kernel on the flat "
+      "vector of each set's elements paired with the incumbent's (aligned: the fastest), or auto = average, "
       "sliced (for elements of at most 8 coordinates) and sorted, the highest log marginal likelihood models at "
       "every refit",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.set_kernel = one_of<SetKernelType>("set_kernel", v); });

@@ -374,13 +374,37 @@ TEST(StructureCli, SetSpacesEndgameInTheSetChart) {
   }
 }
 
+// `--set-kernel aligned` as a user runs it: every BO step models with the plain kernel on the sets paired with
+// the incumbent's (the trial's kernel names its centre), and the 3-point target problem is solved.
+TEST(StructureCli, AlignedSetKernelSolvesTheTargetProblem) {
+  TempDir dir("structure_set_aligned");
+  std::ofstream(dir / "targets.py") << "import sys\nx = [float(a) for a in sys.argv[1:]]\n"
+                                       "print(repr(sum(min((t - a)**2 for a in x) for t in (0.15, 0.5, 0.85))))\n";
+  const CmdResult r = run_kbo("optimize --objective 'python3 " + (dir / "targets.py") +
+                                  " {x}' --space set --set-size 3 --bounds 0:1 --set-kernel aligned --init 5 "
+                                  "--iters 15 --seed 2 --json --storage " + (dir / "a.db"),
+                              dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = r.json();
+  ASSERT_EQ(j["n_complete"].get<int>(), 20);
+  const CmdResult show = run_kbo("show --json --storage " + (dir / "a.db"), dir);
+  ASSERT_EQ(show.code, 0) << show.err;
+  for (const auto& t : show.json()["trials"])
+    if (t["id"].get<int>() >= 5) {
+      const std::string k = t["info"]["kernel"].get<std::string>();
+      EXPECT_EQ(k.rfind("aligned(", 0), 0u) << k;
+      EXPECT_NE(k.find("centre=["), std::string::npos) << k;
+    }
+  EXPECT_LT(j["best_value"].get<double>(), 1e-3) << r.out;
+}
+
 // The orbit average (m! orderings per entry; in the default auto and as `average`) is built as `normalized`
 // for sets of more than kAverageSetKernelMaxSize = 6 elements, where it would need 40,320 or more terms per
 // entry (and was refused above 9 elements): both work at any set size, and auto names what it modelled with.
 TEST(StructureCli, LargeSetsWorkWithTheDefaultKernel) {
   TempDir dir("structure_large_set");
   write_covering(dir);
-  for (const std::string kernel : {"average", ""}) {
+  for (const std::string kernel : {"average", "aligned", ""}) {
     const std::string db = dir / ("large" + kernel + ".db");
     const CmdResult r = run_kbo("optimize --objective 'python3 " + (dir / "cover.py") +
                                     " {x}' --space set --set-size 12 --bounds 0:1,0:1 --init 4 --iters 2 --seed 1 "

@@ -102,6 +102,10 @@ class Kernel {
   /// kernel's metric), and the kernel that models the function near x on those images (the base kernel,
   /// at this kernel's hyperparameters). nullptr and X untouched: no such structure (the default).
   virtual std::unique_ptr<Kernel> local_chart(const Vec& /*x*/, Mat& /*X*/) const { return nullptr; }
+  /// A kernel defined in a chart around a point (the aligned set kernel: every set's elements paired with the
+  /// incumbent's) moves its centre to x; strategies call it with the incumbent before a refit, and the GP
+  /// must be given its data again (set_data) after. Default: nothing (the kernel has no centre).
+  virtual void recentre(const Vec& /*x*/) {}
 };
 
 using KernelPtr = std::unique_ptr<Kernel>;

@@ -7,11 +7,16 @@
 // (structure.md, update 9). Pairing the elements by least total squared distance (an assignment problem)
 // is the nearest orbit point of the element-permutation group, as the invariance module's blocks:m chart.
 #include <memory>
+#include <vector>
 
 #include "kbo/core/linalg.hpp"
 #include "kbo/model/kernels/stationary.hpp"
 
 namespace kbo {
+
+/// The incumbent's pairing of one set: result[i] is the element of `row` assigned to x's element i by the
+/// least total squared distance (a Hungarian assignment). x.size() and row.size() must be m·d.
+std::vector<int> element_assignment(const Vec& x, const Vec& row, int m, int d);
 
 /// Reorders the m elements of each row of X (d contiguous coordinates each) so that element i is the one
 /// assigned to x's element i by the least total squared distance. X.cols() and x.size() must be m·d.

@@ -119,6 +119,9 @@ class BOStrategy : public Strategy {
   // A set space's rows U in the incumbent's chart (elements paired with its elements) by whichever other
   // candidate model has one; false, U untouched, if none has.
   bool set_chart(const Vec& incumbent, Mat& U) const;
+  /// Kernel::recentre on every model and prototype: kernels defined around a centre (the aligned set kernel)
+  /// move it to `centre` (the incumbent, before a refit; each GP is given its data again by the refit).
+  void recentre_models(const Vec& centre);
   // Trial t is (was) scheduled as a local step: the end-game's local steps and every local_every-th BO step
   // (with local_restart, a scheduled step taken when the region had collapsed was a global restart step).
   bool is_local_trial(int t) const;

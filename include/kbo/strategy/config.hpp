@@ -28,10 +28,11 @@ enum class InvariantKernelType { Max, Average, Auto };
 /// module's normalised orbit-averaged kernel over block permutations: PSD, invariant, constant prior
 /// variance; built as Normalized above kAverageSetKernelMaxSize elements); Sorted: the plain ARD kernel on
 /// the flat vector of the sorted elements; Sliced: the plain kernel on the sorted projections of the
-/// elements onto fixed directions (kbo/sets/sliced_set_kernel.hpp); or Auto, the default
+/// elements onto fixed directions (kbo/sets/sliced_set_kernel.hpp); Aligned: the plain kernel on the flat
+/// vector of each set's elements paired with the incumbent's (kbo/sets/aligned_set_kernel.hpp); or Auto, the default
 /// (docs/bench/structure.md, update 5): Average, Sliced and Sorted fitted at every refit, the highest log
 /// marginal likelihood models.
-enum class SetKernelType { Full, Approx, Normalized, NormalizedApprox, Max, Average, Sorted, Sliced, Auto };
+enum class SetKernelType { Full, Approx, Normalized, NormalizedApprox, Max, Average, Sorted, Sliced, Aligned, Auto };
 
 template <>
 struct EnumNames<InvariantKernelType> {
@@ -40,7 +41,7 @@ struct EnumNames<InvariantKernelType> {
 };
 template <>
 struct EnumNames<SetKernelType> {
-  static constexpr std::array<std::pair<SetKernelType, const char*>, 9> table{
+  static constexpr std::array<std::pair<SetKernelType, const char*>, 10> table{
       {{SetKernelType::Full, "full"},
        {SetKernelType::Approx, "approx"},
        {SetKernelType::Normalized, "normalized"},
@@ -49,6 +50,7 @@ struct EnumNames<SetKernelType> {
        {SetKernelType::Average, "average"},
        {SetKernelType::Sorted, "sorted"},
        {SetKernelType::Sliced, "sliced"},
+       {SetKernelType::Aligned, "aligned"},
        {SetKernelType::Auto, "auto"}}};
   static constexpr std::array<std::pair<SetKernelType, const char*>, 2> aliases{
       {{SetKernelType::Normalized, "normalised"}, {SetKernelType::NormalizedApprox, "normalised-approx"}}};
