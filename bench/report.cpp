@@ -8,9 +8,32 @@
 #include <limits>
 #include <sstream>
 
+#include <thread>
+
 #include "kbo/core/error.hpp"
+#include "kbo/model/kernels/stationary.hpp"
 
 namespace kbo::bench {
+
+nlohmann::json machine_description() {
+  std::string cpu = "unknown";
+  std::ifstream info("/proc/cpuinfo");
+  for (std::string line; std::getline(info, line);)
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      cpu = line.substr(line.find(':') + 1);
+      cpu.erase(0, cpu.find_first_not_of(" \t"));
+      break;
+    }
+  const StationarySimd simd = stationary_simd_in_use();
+  const char* path = simd == StationarySimd::AVX512 ? "avx512" : simd == StationarySimd::AVX2 ? "avx2" : "portable";
+  return {{"cpu", cpu}, {"cores", std::thread::hardware_concurrency()}, {"vector_path", path}};
+}
+
+std::string machine_line(const nlohmann::json& machine) {
+  if (!machine.is_object()) return "machine not recorded";
+  return machine.value("cpu", std::string("unknown")) + ", " + std::to_string(machine.value("cores", 0)) +
+         " hardware threads, vector path " + machine.value("vector_path", std::string("unknown"));
+}
 
 MeanStd mean_std(const std::vector<double>& values) {
   MeanStd r;

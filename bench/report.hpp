@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace kbo::bench {
 
 struct Series {
@@ -21,6 +23,14 @@ std::string fmt_mean_std(const std::vector<double>& values, int precision = 3);
 /// Line plot with one line (and a ±std band when given) per series; log_y plots log10 of positive values.
 void write_line_plot_svg(const std::string& path, const std::string& title, const std::string& xlabel,
                          const std::string& ylabel, const std::vector<Series>& series, bool log_y = false);
+
+/// The machine a figure was measured on: {"cpu": model name, "cores": hardware threads, "vector_path":
+/// "avx512" | "avx2" | "portable" (the GP kernels' per-pair loops in use)}. Chaotic runs (a BO trajectory
+/// that ends in another basin after a last-digit difference) and timings differ across machines, so every
+/// results file records it.
+nlohmann::json machine_description();
+/// "AMD EPYC, 2 hardware threads, vector path avx512": the line results.md files print under their title.
+std::string machine_line(const nlohmann::json& machine);
 
 /// Writes text to path, creating parent directories.
 void write_text(const std::string& path, const std::string& text);

@@ -307,6 +307,7 @@ nlohmann::json run_structure_bench(const StructureBenchOptions& o, bool verbose)
                     {"iters", o.iters},
                     {"timing_n", o.timing_n},
                     {"module_options", o.module_options}};
+  out["machine"] = machine_description();
   nlohmann::json problems = nlohmann::json::object();
   for (const auto& name : names) {
     const StructureProblem p = make_structure_problem(name, o.data_dir);
@@ -353,6 +354,7 @@ std::string write_structure_bench(const nlohmann::json& results, const std::stri
   md << "Best value after " << opts["n_init"].get<int>() << " + " << opts["iters"].get<int>()
      << " evaluations (minimised), mean ± sd over " << opts["seeds"].size()
      << " seeds; s/iter = mean seconds per BO suggestion; auto: how often each kernel modelled.\n\n";
+  md << "Machine: " << machine_line(results.value("machine", nlohmann::json())) << ".\n\n";
   md << "| problem | method | best (mean ± sd) | median | s/iter | auto chose |\n|---|---|---|---|---|---|\n";
   char buf[64];
   for (const auto& [name, pj] : results["problems"].items()) {

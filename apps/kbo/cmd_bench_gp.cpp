@@ -225,6 +225,7 @@ int run_bench_gp(int argc, char** argv) {
   std::filesystem::remove_all(tmp);
   nlohmann::json all{{"fit_predict", results}, {"throughput", throughput}, {"restarts", restarts}, {"fit", ml ? "ml" : "map"},
                      {"test_points", n_test}, {"seed", seed}};
+  all["machine"] = kbo::bench::machine_description();
   kbo::bench::write_text(out_dir + "/results.json", all.dump(2) + "\n");
   kbo::bench::write_text(out_dir + "/table.md", md.str());
   std::cout << md.str();

@@ -269,6 +269,7 @@ int run(int argc, char** argv) {
   result["wall_seconds"] = wall;
   md << "\nTotal wall time: " << fmt(wall, 0) << " s.\n";
   write_text(out + "/tables.md", md.str());
+  result["machine"] = kbo::bench::machine_description();
   write_text(out + "/results.json", result.dump(1));
   std::cout << md.str();
   return 0;

@@ -218,7 +218,8 @@ int run_bench_scale(int argc, char** argv) {
   const std::string url = "sqlite:" + tmp + "/kbo_bench_scale_" + tag + ".db";
   // Today's path before issue 18: θ refitted at every ask on every row, exact model.
   const nlohmann::json legacy_bo = {{"full_refit_below", 1000000000}, {"fit_subset", 0}, {"model", "exact"}};
-  nlohmann::json result = {{"problem", problem}, {"reps", reps}, {"bo", bo}, {"rows", nlohmann::json::array()}};
+  nlohmann::json result = {{"problem", problem}, {"reps", reps}, {"bo", bo}, {"rows", nlohmann::json::array()},
+                           {"machine", kbo::bench::machine_description()}};
   Rng rng = make_rng(static_cast<std::uint64_t>(seed));
   Study s = open_study(url, "scale", p, bo, seed);
   Study legacy = open_study(url, "legacy", p, legacy_bo, seed);

@@ -64,6 +64,7 @@ int run_bench_sets(int argc, char** argv) {
   all["options"] = {{"seeds", o.seeds}, {"budget", o.budget}, {"clustering_budget", o.clustering_budget},
                     {"n_init", o.n_init}, {"table1_draws", o.table1_draws}, {"baseline_runs", o.baseline_runs},
                     {"seed", o.seed}, {"clustering_tasks", o.clustering_tasks}};
+  all["machine"] = kbo::bench::machine_description();
   kbo::bench::write_text(o.out_dir + "/results.json", all.dump(1) + "\n");
   kbo::bench::write_text(o.out_dir + "/results.md", md);
   std::cout << md;

@@ -28,7 +28,7 @@ int run_bench_structure(int argc, char** argv) {
   for (const auto& m : kbo::bench::structure_method_names()) method_list += (method_list.empty() ? "" : ", ") + m;
   app.add_option("--methods", methods,
                  "comma list of methods (default all): " + method_list +
-                     " (default: the structured kernel without a choice made)");
+                     "; `default` is the structured kernel a user gets without choosing one");
   app.add_option("--data", o.data_dir, "directory of the data sets (default data)");
   app.add_option("--timing-n", o.timing_n, "also time one suggestion at n observations per kernel (0 = no)")
       ->check(CLI::Range(0, 100000));

@@ -141,7 +141,8 @@ int run_bench_workers(int argc, char** argv) {
   app.add_option("--seed", seed, "seed");
   parse(app, argc, argv);
   const std::string run_tag = std::to_string(getpid());
-  nlohmann::json result = {{"trials", trials}, {"sleep_s", sleep_s}, {"load_before", load_average()}};
+  nlohmann::json result = {{"trials", trials}, {"sleep_s", sleep_s}, {"load_before", load_average()},
+                           {"machine", kbo::bench::machine_description()}};
   std::ostringstream md;
   if (only != "latency") {
     md << "| backend | workers | wall (s) for " << trials << " trials | speed-up vs 1 worker | ideal wall (s) |\n|---|---|---|---|---|\n";
