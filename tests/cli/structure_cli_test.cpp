@@ -423,5 +423,29 @@ TEST(StructureCli, LargeSetsWorkWithTheDefaultKernel) {
   }
 }
 
+// `kbo bench structure` as a user runs it: every method it lists runs, and the results name the machine they
+// were measured on (chaotic runs and timings differ across machines); an unknown method exits 2 with the list.
+TEST(StructureCli, BenchRecordsTheMachineAndListsItsMethods) {
+  TempDir dir("structure_bench_machine");
+  const CmdResult r = run_kbo("bench structure --seeds 0-0 --iters 1 --problems covering --methods set-aligned,flat "
+                              "--timing-n 0 --out " + (dir / "out"),
+                              dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(dir / "out/results.json");
+  const json res = json::parse(in);
+  const json& machine = res["machine"];
+  EXPECT_FALSE(machine["cpu"].get<std::string>().empty());
+  EXPECT_GE(machine["cores"].get<int>(), 1);
+  const std::string path = machine["vector_path"].get<std::string>();
+  EXPECT_TRUE(path == "avx512" || path == "avx2" || path == "portable") << path;
+  EXPECT_NE(r.out.find("Machine: " + machine["cpu"].get<std::string>()), std::string::npos) << r.out;
+  EXPECT_EQ(res["problems"]["covering"]["methods"]["set-aligned"]["final"].size(), 1u);
+
+  const CmdResult bad = run_kbo("bench structure --methods set-alinged --out " + (dir / "bad"), dir);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("set-aligned"), std::string::npos) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}
+
 }  // namespace
 }  // namespace kbo::test
