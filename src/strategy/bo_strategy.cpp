@@ -247,6 +247,8 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
       const Mat& UF = fit_on.empty() ? Um : Uf;
       const Vec& yF = fit_on.empty() ? ym : yf;
       if (!fit_on.empty()) info_["fit_rows"] = UF.rows();
+      // A kernel defined around a centre (the aligned set kernel) follows the incumbent: near it the model is
+      // the plain one, and the pairing's seams stay away from where the next steps are taken.
       Eigen::Index top;
       ym.maxCoeff(&top);
       recentre_models(Um.row(top).transpose());
