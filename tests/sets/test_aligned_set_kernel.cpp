@@ -16,13 +16,6 @@
 namespace kbo {
 namespace {
 
-Mat random_sets(int n, int m, int d, Rng& rng) {
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  Mat X(n, m * d);
-  for (int i = 0; i < X.size(); ++i) X(i) = u(rng);
-  return X;
-}
-
 // The ordering of x's elements nearest the centre, by enumerating all m! of them.
 Vec nearest_ordering(const Vec& x, const Vec& centre, int m, int d) {
   std::vector<int> order(m);

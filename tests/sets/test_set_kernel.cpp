@@ -14,12 +14,7 @@
 namespace kbo {
 namespace {
 
-Mat random_sets(int n, int m, int d, Rng& rng, double lo = -1.0, double hi = 1.0) {
-  std::uniform_real_distribution<double> u(lo, hi);
-  Mat X(n, m * d);
-  for (int i = 0; i < X.size(); ++i) X(i) = u(rng);
-  return X;
-}
+Mat signed_random_sets(int n, int m, int d, Rng& rng) { return random_sets(n, m, d, rng, -1.0, 1.0); }
 
 // Brute-force mean of the base kernel over all element pairs.
 double brute_kset(const Kernel& base, const Vec& x, const Vec& y, int m, int d) {
@@ -60,7 +55,7 @@ TEST(SetKernel, FullMatchesBruteForceForEveryBaseKernel) {
       const int m = 5, d = 3;
       const StationaryKernel base = base_kernel(t, d, ard, rng);
       SetKernel k(base, m, d);
-      const Mat X = random_sets(4, m, d, rng), Y = random_sets(3, m, d, rng);
+      const Mat X = signed_random_sets(4, m, d, rng), Y = signed_random_sets(3, m, d, rng);
       const Mat K = k.cross(X, Y);
       const Mat G = k.gram(X);
       const Vec D = k.diag(X);
@@ -79,7 +74,7 @@ TEST(SetKernel, SingletonSetsReduceToTheBaseKernel) {
   Rng rng = make_rng(2);
   const StationaryKernel base = base_kernel(StationaryType::Matern52, 4, true, rng);
   SetKernel k(base, 1, 4);
-  const Mat X = random_sets(6, 1, 4, rng), Y = random_sets(5, 1, 4, rng);
+  const Mat X = signed_random_sets(6, 1, 4, rng), Y = signed_random_sets(5, 1, 4, rng);
   EXPECT_TRUE(k.cross(X, Y).isApprox(base.cross(X, Y), 1e-12));
 }
 
@@ -89,7 +84,7 @@ TEST(SetKernel, TiledComputationMatchesBruteForce) {
   const int m = 300, d = 2;
   const StationaryKernel base(StationaryType::Matern52, d, false, 0.5);
   SetKernel k(base, m, d);
-  const Mat X = random_sets(12, m, d, rng);
+  const Mat X = signed_random_sets(12, m, d, rng);
   const Mat G = k.gram(X);
   const Mat C = k.cross(X, X.topRows(9));
   for (auto [i, j] : {std::pair{0, 0}, {0, 11}, {7, 3}, {11, 11}, {6, 8}}) {
@@ -108,7 +103,7 @@ TEST(SetKernel, PermutationInvariantFullAndApprox) {
   const StationaryKernel base(StationaryType::Matern52, d, true);
   for (SetKernelMode mode : {SetKernelMode::Full, SetKernelMode::Approx}) {
     SetKernel k(base, m, d, mode, 3, 17);
-    const Mat X = random_sets(5, m, d, rng), Y = random_sets(4, m, d, rng);
+    const Mat X = signed_random_sets(5, m, d, rng), Y = signed_random_sets(4, m, d, rng);
     Mat Xs = X, Ys = Y;
     for (int i = 0; i < 5; ++i) Xs.row(i) = shuffled(X.row(i).transpose(), m, d, rng).transpose();
     for (int i = 0; i < 4; ++i) Ys.row(i) = shuffled(Y.row(i).transpose(), m, d, rng).transpose();
@@ -124,7 +119,7 @@ TEST(SetKernel, GramIsPositiveSemidefinite) {
   const StationaryKernel base(StationaryType::Matern52, d, false, 0.5);
   for (SetKernelMode mode : {SetKernelMode::Full, SetKernelMode::Approx}) {
     SetKernel k(base, m, d, mode, 2, 3);
-    const Mat X = random_sets(40, m, d, rng);
+    const Mat X = signed_random_sets(40, m, d, rng);
     const SymmetricEigen e = symmetric_eigen(k.gram(X));
     EXPECT_GT(e.values.minCoeff(), -1e-12 * e.values.maxCoeff());
   }
@@ -135,7 +130,7 @@ TEST(SetKernel, ApproxSelectsTheRanksOfAlgorithm1) {
   const int m = 9, d = 3, L = 4;
   const StationaryKernel base(StationaryType::Matern52, d, false);
   SetKernel k(base, m, d, SetKernelMode::Approx, L, 99);
-  const Mat X = random_sets(5, m, d, rng), Y = random_sets(3, m, d, rng);
+  const Mat X = signed_random_sets(5, m, d, rng), Y = signed_random_sets(3, m, d, rng);
   const Mat K = k.cross(X, Y);
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 3; ++j) {
@@ -150,7 +145,7 @@ TEST(SetKernel, ApproxWithLEqualMIsTheFullKernel) {
   const int m = 7, d = 2;
   const StationaryKernel base(StationaryType::Matern52, d, true);
   SetKernel full(base, m, d), approx(base, m, d, SetKernelMode::Approx, m, 5);
-  const Mat X = random_sets(6, m, d, rng), Y = random_sets(4, m, d, rng);
+  const Mat X = signed_random_sets(6, m, d, rng), Y = signed_random_sets(4, m, d, rng);
   for (int rep = 0; rep < 3; ++rep) {
     approx.redraw();
     EXPECT_TRUE(approx.cross(X, Y).isApprox(full.cross(X, Y), 1e-13));
@@ -165,7 +160,7 @@ TEST(SetKernel, ApproxExpectationOverPermutationsIsTheRankCouplingFormula) {
   const int m = 5, d = 2, L = 2;
   const StationaryKernel base(StationaryType::Matern52, d, false, 0.8);
   SetKernel k(base, m, d, SetKernelMode::Approx, L, 1);
-  const Mat XY = random_sets(2, m, d, rng);
+  const Mat XY = signed_random_sets(2, m, d, rng);
   const Vec x = XY.row(0).transpose(), y = XY.row(1).transpose();
   Vec w(2);
   w << 0.3, -1.1;
@@ -202,7 +197,7 @@ TEST(SetKernel, ApproxIsUnbiasedWhenTheCouplingVanishesMonteCarlo) {
   const int m = 10, d = 2, L = 3, N = 4000;
   const StationaryKernel base(StationaryType::Matern52, d, false, 0.6);
   SetKernel k(base, m, d, SetKernelMode::Approx, L, 2);
-  Vec x = random_sets(1, m, d, rng).row(0).transpose();
+  Vec x = signed_random_sets(1, m, d, rng).row(0).transpose();
   Vec y(m * d);
   for (int i = 0; i < m; ++i) y.segment(i * d, d) << 0.2, -0.3;
   double s = 0, s2 = 0;
@@ -226,7 +221,7 @@ TEST(SetKernel, ApproxIsBiasedOnTheDiagonalUnlikeTheorem1Claims) {
   const StationaryKernel base(StationaryType::Matern52, d, false, 0.3, 2.0);
   SetKernel k(base, m, d, SetKernelMode::Approx, 1, 4);
   SetKernel full(base, m, d);
-  const Mat X = random_sets(1, m, d, rng);
+  const Mat X = signed_random_sets(1, m, d, rng);
   for (int t = 0; t < 20; ++t) {
     k.redraw();
     EXPECT_NEAR(k.gram(X)(0, 0), 2.0, 1e-12);
@@ -240,7 +235,7 @@ TEST(SetKernel, Theorem2VarianceBound) {
   Rng rng = make_rng(11);
   const int m = 12, d = 2, N = 2000;
   const StationaryKernel base(StationaryType::Matern52, d, false, 0.5);
-  const Mat XY = random_sets(2, m, d, rng);
+  const Mat XY = signed_random_sets(2, m, d, rng);
   const double kset = brute_kset(base, XY.row(0).transpose(), XY.row(1).transpose(), m, d);
   for (int L : {1, 3, 6}) {
     SetKernel k(base, m, d, SetKernelMode::Approx, L, 100 + L);
@@ -263,7 +258,7 @@ TEST(SetKernel, DrawFollowsTheTrainingSetAndSurvivesCloning) {
   Rng rng = make_rng(12);
   const int m = 6, d = 2;
   SetKernel k(StationaryKernel(StationaryType::Matern52, d, false), m, d, SetKernelMode::Approx, 2, 7);
-  const Mat X1 = random_sets(5, m, d, rng);
+  const Mat X1 = signed_random_sets(5, m, d, rng);
   Mat X2 = X1;
   X2(0, 0) += 0.01;
   k.condition_on(X1);
@@ -278,7 +273,7 @@ TEST(SetKernel, DrawFollowsTheTrainingSetAndSurvivesCloning) {
   k2.condition_on(X1);
   EXPECT_EQ(k2.draw().w, a.w);
   auto c = k.clone();
-  const Mat Y = random_sets(3, m, d, rng);
+  const Mat Y = signed_random_sets(3, m, d, rng);
   EXPECT_EQ(c->cross(Y, X1), k.cross(Y, X1));
 }
 
@@ -317,7 +312,7 @@ TEST(SetKernel, HyperparameterGradientsMatchFiniteDifferences) {
     for (bool ard : {false, true}) {
       for (SetKernelMode mode : {SetKernelMode::Full, SetKernelMode::Approx}) {
         SetKernel k(base_kernel(t, d, ard, rng), m, d, mode, 2, 21);
-        check_param_gradients(k, random_sets(7, m, d, rng));
+        check_param_gradients(k, signed_random_sets(7, m, d, rng));
       }
     }
   }
@@ -329,8 +324,8 @@ TEST(SetKernel, InputGradientsMatchFiniteDifferences) {
   for (StationaryType t : {StationaryType::RBF, StationaryType::Matern32, StationaryType::Matern52}) {
     for (SetKernelMode mode : {SetKernelMode::Full, SetKernelMode::Approx}) {
       SetKernel k(base_kernel(t, d, true, rng), m, d, mode, 3, 8);
-      const Mat X = random_sets(4, m, d, rng);
-      const Vec x = random_sets(1, m, d, rng).row(0).transpose();
+      const Mat X = signed_random_sets(4, m, d, rng);
+      const Vec x = signed_random_sets(1, m, d, rng).row(0).transpose();
       const Mat g = k.cross_grad_x(x, X);
       const Vec gd = k.diag_grad_x(x);
       ASSERT_EQ(g.rows(), m * d);

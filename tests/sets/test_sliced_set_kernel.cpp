@@ -15,13 +15,6 @@
 namespace kbo {
 namespace {
 
-Mat random_sets(int n, int m, int d, Rng& rng) {
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  Mat X(n, m * d);
-  for (int i = 0; i < X.size(); ++i) X(i) = u(rng);
-  return X;
-}
-
 // Squared distance of the two embeddings from the definition: for every direction (axes, (e_i ± e_j)/√2),
 // the sorted projections of the two sets compared rank by rank, summed, divided by d.
 double brute_sq_dist(const Vec& x, const Vec& y, int m, int d) {
