@@ -203,11 +203,13 @@ StructureProblem make_structure_problem(const std::string& name, const std::stri
 
 // The space and config a user gets from `kbo optimize` with only --space/--invariance (and the kernel) given.
 void method_setup(const StructureProblem& p, const std::string& method, std::uint64_t seed, int n_init,
-                  const nlohmann::json& module_options, std::shared_ptr<const Space>& space, StrategyConfig& c) {
+                  const nlohmann::json& module_options, std::optional<double> beta, std::shared_ptr<const Space>& space,
+                  StrategyConfig& c) {
   c = StrategyConfig{};
   c.seed = seed;
   c.n_init = n_init;
-  c.module_options = module_options;  // the user's --options, the same for every model-based method
+  c.module_options = module_options;  // the user's --options and --beta, the same for every model-based method
+  if (beta) c.beta = *beta;
   if (method == "random") {
     c.strategy = "random";
     space = std::make_shared<BoxSpace>(p.box);
@@ -238,7 +240,7 @@ RunResult run_one(const StructureProblem& p, const std::string& method, std::uin
                   const StructureBenchOptions& o) {
   std::shared_ptr<const Space> space;
   StrategyConfig c;
-  method_setup(p, method, seed, o.n_init, o.module_options, space, c);
+  method_setup(p, method, seed, o.n_init, o.module_options, o.beta, space, c);
   validate(c, space->dim());
   auto s = make_strategy(c, space);
   const int n_init = o.n_init, D = space->dim(), total = n_init + o.iters;
@@ -265,11 +267,11 @@ RunResult run_one(const StructureProblem& p, const std::string& method, std::uin
 
 // Seconds of one suggestion at n observations (uniform random points), after an untimed one at n − 1
 // (so the timed refit is warm-started, as in a running study), mean over reps.
-double time_at_n(const StructureProblem& p, const std::string& method, const nlohmann::json& module_options, int n,
-                 int reps) {
+double time_at_n(const StructureProblem& p, const std::string& method, const nlohmann::json& module_options,
+                 std::optional<double> beta, int n, int reps) {
   std::shared_ptr<const Space> space;
   StrategyConfig c;
-  method_setup(p, method, 0, 5, module_options, space, c);
+  method_setup(p, method, 0, 5, module_options, beta, space, c);
   Rng rng = make_rng(77);
   const Mat X = space->sample(n + reps, SamplingMethod::Uniform, rng);
   Vec y(X.rows());
@@ -307,6 +309,7 @@ nlohmann::json run_structure_bench(const StructureBenchOptions& o, bool verbose)
                     {"iters", o.iters},
                     {"timing_n", o.timing_n},
                     {"module_options", o.module_options}};
+  if (o.beta) out["options"]["beta"] = *o.beta;
   out["machine"] = machine_description();
   nlohmann::json problems = nlohmann::json::object();
   for (const auto& name : names) {
@@ -337,7 +340,7 @@ nlohmann::json run_structure_bench(const StructureBenchOptions& o, bool verbose)
       for (const auto& method : p.methods) {
         if (method == "random") continue;
         if (!o.methods.empty() && std::find(o.methods.begin(), o.methods.end(), method) == o.methods.end()) continue;
-        tj[method] = time_at_n(p, method, o.module_options, o.timing_n, o.timing_reps);
+        tj[method] = time_at_n(p, method, o.module_options, o.beta, o.timing_n, o.timing_reps);
         if (verbose) std::cerr << name << " " << method << " n=" << o.timing_n << ": " << tj[method] << " s\n";
       }
       pj["seconds_at_n"] = tj;

@@ -4,6 +4,7 @@
 // the space kind, the group and the structured kernel chosen — against the plain GP on the flat vector and
 // random search. Best value after n_init + iters evaluations over seeds, time per BO iteration, and the
 // kernel auto chose per iteration.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct StructureBenchOptions {
   int timing_n = 0;               // > 0: also time one suggestion at n observations per kernel (timing part)
   int timing_reps = 3;
   nlohmann::json module_options = nlohmann::json::object();  // --options: as `kbo optimize --options`
+  std::optional<double> beta;  // --beta: UCB's β for every model-based method (unset: the default)
 };
 
 /// facility, covering, kmeans-seeds, perm-offcentre, signflip-offcentre, control-hartmann6.

@@ -1,5 +1,6 @@
 // kbo bench structure: structured problems through the product path (issue 16): plain GP on the flat
 // vector vs each structured kernel vs auto vs random search.
+#include <cmath>
 #include <iostream>
 
 #include "bo_bench.hpp"  // parse_seed_list
@@ -36,11 +37,19 @@ int run_bench_structure(int argc, char** argv) {
   app.add_option("--options", options,
                  "module options as `kbo optimize --options` takes them, for every method but random, e.g. "
                  "'{\"bo\": {\"endgame_fraction\": 0.34}}'");
+  double beta = 0.0;
+  CLI::Option* beta_option =
+      app.add_option("--beta", beta, "UCB's β for every model-based method, as `kbo optimize --beta` (default: its default)");
   parse(app, argc, argv);
   if (!options.empty()) {
     o.module_options = nlohmann::json::parse(options, nullptr, /*allow_exceptions=*/false);
     if (!o.module_options.is_object())
       throw InputError("--options must be a JSON object of sections, e.g. '{\"bo\": {\"endgame_fraction\": 0.34}}'");
+  }
+  if (beta_option->count() > 0) {
+    if (!(beta >= 0.0) || !std::isfinite(beta))
+      throw InputError("--beta must be a finite number >= 0 (got " + std::to_string(beta) + ")");
+    o.beta = beta;
   }
   o.seeds = kbo::bench::parse_seed_list(seeds);
   auto split = [](const std::string& s) {

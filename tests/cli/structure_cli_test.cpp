@@ -424,11 +424,12 @@ TEST(StructureCli, LargeSetsWorkWithTheDefaultKernel) {
 }
 
 // `kbo bench structure` as a user runs it: every method it lists runs, and the results name the machine they
-// were measured on (chaotic runs and timings differ across machines); an unknown method exits 2 with the list.
+// were measured on (chaotic runs and timings differ across machines) and the β given; an unknown method or a
+// negative β exits 2 with one line.
 TEST(StructureCli, BenchRecordsTheMachineAndListsItsMethods) {
   TempDir dir("structure_bench_machine");
   const CmdResult r = run_kbo("bench structure --seeds 0-0 --iters 1 --problems covering --methods set-aligned,flat "
-                              "--timing-n 0 --out " + (dir / "out"),
+                              "--beta 2 --timing-n 0 --out " + (dir / "out"),
                               dir);
   ASSERT_EQ(r.code, 0) << r.err;
   std::ifstream in(dir / "out/results.json");
@@ -440,6 +441,10 @@ TEST(StructureCli, BenchRecordsTheMachineAndListsItsMethods) {
   EXPECT_TRUE(path == "avx512" || path == "avx2" || path == "portable") << path;
   EXPECT_NE(r.out.find("Machine: " + machine["cpu"].get<std::string>()), std::string::npos) << r.out;
   EXPECT_EQ(res["problems"]["covering"]["methods"]["set-aligned"]["final"].size(), 1u);
+  EXPECT_EQ(res["options"]["beta"].get<double>(), 2.0);
+  const CmdResult bad_beta = run_kbo("bench structure --beta -1 --out " + (dir / "bad"), dir);
+  EXPECT_EQ(bad_beta.code, 2);
+  EXPECT_NE(bad_beta.err.find("--beta"), std::string::npos) << bad_beta.err;
 
   const CmdResult bad = run_kbo("bench structure --methods set-alinged --out " + (dir / "bad"), dir);
   EXPECT_EQ(bad.code, 2);
