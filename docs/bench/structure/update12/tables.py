@@ -11,7 +11,9 @@ rows=[('flat GP','flat',['base09','base1029']),
       ('aligned added, forced while n < 15','set-auto',['ea15']),
       ('aligned added, forced while n < 25','set-auto',['ea25']),
       ('aligned only while n < 15','set-auto',['eo15']),
-      ('aligned only while n < 25','set-auto',['eo25'])]
+      ('aligned only while n < 25','set-auto',['eo25']),
+      ('default, endgame_fraction 0.2 (no patch)','set-auto',['eg0.2']),
+      ('default, endgame_fraction 0.45 (no patch)','set-auto',['eg0.45'])]
 P=['kmeans-seeds','facility','covering']
 def mean(d,a,b):
     v=[d[s] for s in range(a,b) if s in d]
