@@ -6,6 +6,10 @@ def load(path,method,prob):
     pj=r['problems'].get(prob,{}).get('methods',{})
     if method not in pj: return {}
     return dict(zip(r['options']['seeds'],pj[method]['final']))
+def curves(path,method,prob):
+    """{seed: incumbent after each evaluation} of `method` on `prob` in the bench output directory `path`."""
+    r=json.load(open(os.path.join(path,'results.json')))
+    return dict(zip(r['options']['seeds'],r['problems'][prob]['methods'][method]['curves']))
 def merge(*ds):
     out={}
     for d in ds: out.update(d)

@@ -1,10 +1,10 @@
 # docs/bench/structure.md update 11: the relocation experiment's finals (raw/, run with
 # relocation_experiment.patch applied) beside update 10's default and flat GP, and the mean incumbent per
 # evaluation of the default and the flat GP on k-means (update 10's runs).
-import json,os,statistics as st,sys
+import os,statistics as st,sys
 HERE=os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0,os.path.join(HERE,'..'))
-from blocks_common import load, merge
+from blocks_common import load, merge, curves as run_curves
 U10=os.path.join(HERE,'..','update10','raw')
 def finals(path,method,P):
     d=load(path,method,P); return [d[s] for s in range(10)]
@@ -22,9 +22,7 @@ for name,m,paths in rows:
         if P=='kmeans-seeds': cell.append(str(sum(x>0.05 for x in v)))
     print('| %s | %s |'%(name,' | '.join(cell)))
 
-def curves(d,m,P='kmeans-seeds'):
-    r=json.load(open(os.path.join(U10,d,'results.json')))
-    return dict(zip(r['options']['seeds'],r['problems'][P]['methods'][m]['curves']))
+def curves(d,m,P='kmeans-seeds'): return run_curves(os.path.join(U10,d),m,P)
 default=merge(curves('base09','set-auto'),curves('chart1029','set-auto')); flat=curves('flat029','flat')
 T=[10,15,20,25,30,35,40,45]
 print('\n| seeds | method | '+' | '.join('%d'%t for t in T)+' |\n|---|---|'+'---|'*len(T))
