@@ -102,13 +102,6 @@ Series curve(const std::string& name, const std::vector<std::vector<double>>& ro
   return s;
 }
 
-std::string fmt(double v, int prec = 3) {
-  std::ostringstream o;
-  o.precision(prec);
-  o << std::fixed << v;
-  return o.str();
-}
-
 void run_task(const Task& task, const AdaptiveBenchOptions& o, const std::string& command, std::ostream& log) {
   // All runs first: f* may be refined by the runs themselves (classifier), so regrets come after.
   std::vector<std::vector<RunTrace>> traces(task.methods.size());
@@ -117,8 +110,8 @@ void run_task(const Task& task, const AdaptiveBenchOptions& o, const std::string
       traces[mi].push_back(run_one(task, task.methods[mi], s));
       const RunTrace& tr = traces[mi].back();
       log << "  " << task.name << " / " << task.methods[mi].name << " seed " << s << ": best f "
-          << fmt(*std::max_element(tr.f.begin(), tr.f.end()), 4) << ", g_eff " << fmt(tr.g_eff.back(), 2) << " ("
-          << fmt(tr.seconds, 1) << " s)\n"
+          << fmt_fixed(*std::max_element(tr.f.begin(), tr.f.end()), 4) << ", g_eff " << fmt_fixed(tr.g_eff.back(), 2) << " ("
+          << fmt_fixed(tr.seconds, 1) << " s)\n"
           << std::flush;
     }
   nlohmann::json J;
@@ -139,7 +132,7 @@ void run_task(const Task& task, const AdaptiveBenchOptions& o, const std::string
   std::ostringstream md;
   const int w = task.budget / 4;
   md << "| method | simple regret @" << task.budget << " | cumulative regret @" << task.budget
-     << " | mean regret per step, last " << w << " steps | runs with simple regret < " << fmt(0.05 * range, 3)
+     << " | mean regret per step, last " << w << " steps | runs with simple regret < " << fmt_fixed(0.05 * range, 3)
      << " | g_eff @" << task.budget << " | s/run |\n|---|---|---|---|---|---|---|\n";
   for (size_t mi = 0; mi < task.methods.size(); ++mi) {
     const Method& m = task.methods[mi];
@@ -182,7 +175,7 @@ void run_task(const Task& task, const AdaptiveBenchOptions& o, const std::string
                             {"runs", runs}};
     md << "| " << m.name << " | " << fmt_mean_std(final_simple, 3) << " | " << fmt_mean_std(final_cum, 2) << " | "
        << fmt_mean_std(tail_rate, 3) << " | " << found << "/" << task.seeds << " | " << fmt_mean_std(final_g, 2)
-       << " | " << fmt(mean_std(secs).mean, 1) << " |\n";
+       << " | " << fmt_fixed(mean_std(secs).mean, 1) << " |\n";
   }
   // Simple regret is 0 once f* itself is evaluated: plot it with a floor so the log scale stays finite.
   for (auto& c : simple_curves)
@@ -331,7 +324,7 @@ int run_adaptive_bench(const AdaptiveBenchOptions& o, std::ostream& log) {
         best = std::max(best, v);
         worst = std::min(worst, v);
       }
-      log << "  classifier: Sobol-512 reference best validation loss " << fmt(-best, 4) << "\n";
+      log << "  classifier: Sobol-512 reference best validation loss " << fmt_fixed(-best, 4) << "\n";
       auto fstar = std::make_shared<double>(best);
       t.function = [f, fstar](int) {
         return std::function<double(const Vec&)>([f, fstar](const Vec& u) {

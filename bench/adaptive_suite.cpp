@@ -116,11 +116,6 @@ bool wanted(const AdaptiveSuiteOptions& o, const std::string& name) {
   return o.problems.empty() || std::find(o.problems.begin(), o.problems.end(), name) != o.problems.end();
 }
 
-std::string fmt(double v, int prec) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", prec, v);
-  return b;
-}
 
 }  // namespace
 
@@ -233,7 +228,7 @@ std::string write_adaptive_suite(const nlohmann::json& res, const std::string& d
     for (size_t i = 0; i < methods.size(); ++i) md << "---|---|";
     md << "\n";
     for (const auto& [name, jp] : res["narrow"].items()) {
-      md << "| " << name << " | " << fmt(jp["f_star"].get<double>(), 4) << " | " << fmt(jp["f_local"].get<double>(), 4)
+      md << "| " << name << " | " << fmt_fixed(jp["f_star"].get<double>(), 4) << " | " << fmt_fixed(jp["f_local"].get<double>(), 4)
          << " |";
       for (const auto& m : methods) {
         std::vector<double> at;
@@ -241,7 +236,7 @@ std::string write_adaptive_suite(const nlohmann::json& res, const std::string& d
           if (a.get<int>() > 0) at.push_back(a.get<int>());
         std::sort(at.begin(), at.end());
         md << " " << jp[m]["found"].get<int>() << "/" << nseeds;
-        if (!at.empty()) md << " (at " << fmt(at[at.size() / 2], 0) << ")";
+        if (!at.empty()) md << " (at " << fmt_fixed(at[at.size() / 2], 0) << ")";
         md << " | " << fmt_mean_std(jp[m]["cum_regret"].get<std::vector<double>>(), 3) << " |";
       }
       md << "\n";
@@ -256,13 +251,13 @@ std::string write_adaptive_suite(const nlohmann::json& res, const std::string& d
     for (size_t i = 0; i < methods.size(); ++i) md << "---|";
     md << "---|---|\n";
     for (const auto& [name, jp] : res["standard"].items()) {
-      md << "| " << name << " | " << fmt(jp["optimum"].get<double>(), 3) << " |";
+      md << "| " << name << " | " << fmt_fixed(jp["optimum"].get<double>(), 3) << " |";
       for (const auto& m : methods) md << " " << fmt_mean_std(jp[m]["final"].get<std::vector<double>>(), 3) << " |";
       if (jp.contains("agpucb") && jp.contains("gpucb")) {
         const double gap = mean_std(jp["agpucb"]["final"].get<std::vector<double>>()).mean -
                            mean_std(jp["gpucb"]["final"].get<std::vector<double>>()).mean;
-        md << " " << fmt(gap, 3) << " | "
-           << fmt(mean_std(jp["agpucb"]["seconds"].get<std::vector<double>>()).mean, 1) << " |";
+        md << " " << fmt_fixed(gap, 3) << " | "
+           << fmt_fixed(mean_std(jp["agpucb"]["seconds"].get<std::vector<double>>()).mean, 1) << " |";
       } else {
         md << " – | – |";
       }

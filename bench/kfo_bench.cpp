@@ -93,7 +93,7 @@ void check_selection(const std::vector<std::string>& list, const Table& table, c
 /// Seeded row subsample to at most max_rows (stratification not needed at these sizes).
 Dataset cap_rows(Dataset d, int max_rows, std::uint64_t seed) {
   if (max_rows <= 0 || d.X.rows() <= max_rows) return d;
-  const Split s = random_split(static_cast<int>(d.X.rows()), 1.0 - static_cast<double>(max_rows) / d.X.rows(), seed);
+  const kfo::Split s = random_split(static_cast<int>(d.X.rows()), 1.0 - static_cast<double>(max_rows) / d.X.rows(), seed);
   Dataset out;
   out.name = d.name;
   out.X = take_rows(d.X, s.train);
@@ -260,7 +260,7 @@ nlohmann::json run_svm(const KfoBenchOptions& b, const std::string& data_dir, st
     const Labels y = to_labels(d.y);
     std::map<std::string, std::vector<double>> err, secs;
     for (int s = 0; s < b.splits; ++s) {
-      const Split split = random_split(static_cast<int>(d.X.rows()), 0.2, b.seed * 100 + s);
+      const kfo::Split split = random_split(static_cast<int>(d.X.rows()), 0.2, b.seed * 100 + s);
       Mat Xtr = take_rows(d.X, split.train), Xte = take_rows(d.X, split.test);
       minmax_scale(Xtr, Xte);
       const auto res = run_classification(Xtr, take(y, split.train), Xte, take(y, split.test),
@@ -300,7 +300,7 @@ nlohmann::json run_runtime(const KfoBenchOptions& b, const std::string& data_dir
     const Labels y = to_labels(d.y);
     std::vector<double> opt_pct, eval_pct, total;
     for (int s = 0; s < splits; ++s) {
-      const Split split = random_split(static_cast<int>(d.X.rows()), 0.2, b.seed * 100 + s);
+      const kfo::Split split = random_split(static_cast<int>(d.X.rows()), 0.2, b.seed * 100 + s);
       Mat Xtr = take_rows(d.X, split.train), Xte = take_rows(d.X, split.test);
       minmax_scale(Xtr, Xte);
       ExperimentOptions o = experiment_options(b, b.seed * 100 + s);
@@ -342,7 +342,7 @@ nlohmann::json run_gp(const KfoBenchOptions& b, const std::string& data_dir, std
     const Dataset d = cap_rows(load_csv(path), b.max_rows, b.seed + 78);
     std::map<std::string, std::vector<double>> nll, secs, worst, noise;
     for (int s = 0; s < b.splits; ++s) {
-      const Split split = random_split(static_cast<int>(d.X.rows()), 0.2, b.seed * 100 + s);
+      const kfo::Split split = random_split(static_cast<int>(d.X.rows()), 0.2, b.seed * 100 + s);
       Mat Xtr = take_rows(d.X, split.train), Xte = take_rows(d.X, split.test);
       minmax_scale(Xtr, Xte);
       Vec ytr = take(d.y, split.train), yte = take(d.y, split.test);

@@ -49,6 +49,12 @@ MeanStd mean_std(const std::vector<double>& values) {
   return r;
 }
 
+std::string fmt_fixed(double value, int precision) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", precision, value);
+  return buf;
+}
+
 std::string fmt_mean_std(const std::vector<double>& values, int precision) {
   MeanStd m = mean_std(values);
   char buf[96];

@@ -17,6 +17,8 @@ struct MeanStd {
   double mean = 0.0, std = 0.0;  // std: sample standard deviation (n-1); 0 for n < 2
 };
 MeanStd mean_std(const std::vector<double>& values);
+/// "1.234": `precision` digits after the point
+std::string fmt_fixed(double value, int precision = 3);
 /// "1.234 ± 0.056"
 std::string fmt_mean_std(const std::vector<double>& values, int precision = 3);
 

@@ -4,24 +4,13 @@
 
 #include "adaptive_suite.hpp"
 #include "bo_bench.hpp"
+#include "bench_support.hpp"
 #include "command.hpp"
 #include "kbo/core/error.hpp"
 
 namespace {
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::string item;
-  for (char ch : text + ",") {
-    if (ch == ',') {
-      if (!item.empty()) out.push_back(item);
-      item.clear();
-    } else {
-      item += ch;
-    }
-  }
-  return out;
-}
+using kbo::cli::split_list;
 
 int run_bench_adaptive_suite(int argc, char** argv) {
   CLI::App app{"A-GP-UCB as `kbo optimize --strategy agpucb` runs it (defaults only) vs default GP-UCB and random "

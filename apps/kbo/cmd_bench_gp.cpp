@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench_support.hpp"
 #include "command.hpp"
 #include "kbo/model/gp.hpp"
 #include "kbo/model/kernels/stationary.hpp"
@@ -20,8 +21,9 @@
 
 namespace {
 
+using kbo::cli::seconds_since;
+using kbo::cli::load_average;
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // Ackley-6 on [−32.768, 32.768]^6 read through the unit cube, as in issue 2's reference table.
 kbo::Vec ackley_unit(const kbo::Mat& U) {
@@ -61,13 +63,6 @@ double cpu_seconds() {  // CPU time of the whole process (all threads): robust t
   timespec ts{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string a, b, c;
-  in >> a >> b >> c;
-  return a + " " + b + " " + c;
 }
 
 // Best-of-reps CPU time of the calling thread: sub-millisecond kernels are not inflated by preemption

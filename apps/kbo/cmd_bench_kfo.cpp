@@ -3,20 +3,14 @@
 #include <iostream>
 #include <sstream>
 
+#include "bench_support.hpp"
 #include "command.hpp"
 #include "kbo/kfo/experiment.hpp"
 #include "kfo_bench.hpp"
 
 namespace {
 
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
+using kbo::cli::split_list;
 
 int run_bench_kfo(int argc, char** argv) {
   CLI::App app{"KFO benchmarks (paper 000): synthetic LML + Fig. 2 posteriors, SVM Table 1, GP Table 2, runtimes Table 3"};

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "bench_support.hpp"
 #include "command.hpp"
 #include "kbo/core/linalg.hpp"
 #include "kbo/core/random.hpp"
@@ -24,21 +25,6 @@
 
 namespace kbo::cli {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string a, b, c;
-  in >> a >> b >> c;
-  return a + " " + b + " " + c;
-}
 
 double peak_rss_mb() {
   rusage u{};

@@ -7,20 +7,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench_support.hpp"
 #include "command.hpp"
 #include "report.hpp"
 #include "sets_bench.hpp"
 
 namespace {
 
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
+using kbo::cli::split_list;
 
 int run_bench_sets(int argc, char** argv) {
   CLI::App app{"Reproduce paper 001 (BO over sets): Tables 1-3 and the set-kernel performance study"};

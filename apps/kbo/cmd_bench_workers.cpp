@@ -10,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "bench_support.hpp"
 #include "command.hpp"
 #include "kbo/optimize/problems.hpp"
 #include "kbo/core/random.hpp"
@@ -21,18 +22,6 @@
 
 namespace kbo::cli {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string item; std::getline(ss, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 /// Storage URL of `backend` for a fresh data set named `tag` (SQLite: a new file under `dir`;
 /// PostgreSQL: the given server URL, studies distinguished by name).
@@ -68,11 +57,6 @@ struct Latency {
   double storage_only = 0;  // median seconds of an ask whose strategy returns a fixed point
   double full = 0;          // median seconds of a default GP-UCB ask
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 /// Fills a study with n complete trials of Hartmann-6 (uniform random points), then times asks.
 Latency run_latency(const std::string& url, const std::string& study, int n, int reps, int seed) {
@@ -112,13 +96,6 @@ Latency run_latency(const std::string& url, const std::string& study, int n, int
   return out;
 }
 
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string a, b, c;
-  in >> a >> b >> c;
-  return a + " " + b + " " + c;
-}
-
 int run_bench_workers(int argc, char** argv) {
   CLI::App app{"Benchmark many workers on one study: wall time of --trials trials of an objective that sleeps "
                "--sleep seconds with 1, 2, 4, 8 local workers (kbo optimize --workers), and the latency of one ask "
@@ -146,9 +123,9 @@ int run_bench_workers(int argc, char** argv) {
   std::ostringstream md;
   if (only != "latency") {
     md << "| backend | workers | wall (s) for " << trials << " trials | speed-up vs 1 worker | ideal wall (s) |\n|---|---|---|---|---|\n";
-    for (const auto& backend : split(backends)) {
+    for (const auto& backend : split_list(backends)) {
       double base = 0;
-      for (const auto& w : split(workers_list)) {
+      for (const auto& w : split_list(workers_list)) {
         const int nw = std::stoi(w);
         const std::string study = "tp_" + run_tag + "_" + w;
         const std::string url = storage_url(backend, tmp, pg, "kbo_bench_workers_" + study);
@@ -168,7 +145,7 @@ int run_bench_workers(int argc, char** argv) {
   }
   if (only != "throughput") {
     md << "| backend | completed trials n | ask, storage only (ms) | ask, GP-UCB default (ms) |\n|---|---|---|---|\n";
-    for (const auto& backend : split(backends)) {
+    for (const auto& backend : split_list(backends)) {
       for (int n : sizes) {
         const std::string study = "lat_" + run_tag + "_" + std::to_string(n);
         const std::string url = storage_url(backend, tmp, pg, "kbo_bench_workers_" + study);

@@ -7,6 +7,7 @@
 
 #include "kbo/core/error.hpp"
 #include "kbo/core/params.hpp"
+#include "number_text.hpp"
 
 namespace kbo {
 
@@ -18,12 +19,7 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
-std::string num(double v) {
-  std::ostringstream o;
-  o.precision(12);
-  o << v;
-  return o.str();
-}
+using detail::number_text;
 
 [[noreturn]] void bad(const std::string& name, const std::string& what) {
   throw InputError("param '" + name + "': " + what);
@@ -91,15 +87,15 @@ void check(ParamDef& p) {
     case ParamType::Int: {
       if (!std::isfinite(p.low) || !std::isfinite(p.high)) bad(p.name, "low and high must be finite numbers");
       if (p.type == ParamType::Int && (p.low != std::floor(p.low) || p.high != std::floor(p.high)))
-        bad(p.name, "an int parameter needs whole-number low and high (got " + num(p.low) + ", " + num(p.high) + ")");
+        bad(p.name, "an int parameter needs whole-number low and high (got " + number_text(p.low) + ", " + number_text(p.high) + ")");
       if (p.type == ParamType::Int && (std::abs(p.low) > 9e15 || std::abs(p.high) > 9e15))
         bad(p.name, "int bounds must be within ±9e15");
       if (!(p.low < p.high))
-        bad(p.name, "needs low < high (got low " + num(p.low) + ", high " + num(p.high) + ")");
+        bad(p.name, "needs low < high (got low " + number_text(p.low) + ", high " + number_text(p.high) + ")");
       if (p.log && p.type == ParamType::Float && !(p.low > 0.0))
-        bad(p.name, "log scale needs low > 0 (got " + num(p.low) + ")");
+        bad(p.name, "log scale needs low > 0 (got " + number_text(p.low) + ")");
       if (p.log && p.type == ParamType::Int && !(p.low >= 1.0))
-        bad(p.name, "log scale needs low >= 1 for an int (got " + num(p.low) + ")");
+        bad(p.name, "log scale needs low >= 1 for an int (got " + number_text(p.low) + ")");
       break;
     }
     case ParamType::Categorical: {
@@ -299,7 +295,7 @@ std::string describe(const ParamDef& p) {
   switch (p.type) {
     case ParamType::Float:
     case ParamType::Int:
-      return p.name + " " + enum_name(p.type) + " [" + num(p.low) + ", " + num(p.high) + "]" + (p.log ? " log" : "");
+      return p.name + " " + enum_name(p.type) + " [" + number_text(p.low) + ", " + number_text(p.high) + "]" + (p.log ? " log" : "");
     case ParamType::Categorical: {
       std::string s;
       for (const auto& c : p.choices) s += (s.empty() ? "" : ", ") + (c.is_string() ? c.get<std::string>() : c.dump());

@@ -6,6 +6,7 @@
 
 #include "kbo/core/error.hpp"
 #include "kbo/core/params.hpp"
+#include "number_text.hpp"
 
 namespace kbo {
 
@@ -38,12 +39,7 @@ int argmax(const Vec& x, int offset, int k) {
   return best;
 }
 
-std::string num(double v) {
-  std::ostringstream o;
-  o.precision(12);
-  o << v;
-  return o.str();
-}
+using detail::number_text;
 
 }  // namespace
 
@@ -166,7 +162,7 @@ Vec ParamsSpace::from_named(const nlohmann::json& values) const {
         if (p.type == ParamType::Int && d != std::floor(d))
           throw InputError(where + "expected an integer (got " + v.dump() + ")");
         if (d < p.low || d > p.high)
-          throw InputError(where + v.dump() + " is outside [" + num(p.low) + ", " + num(p.high) + "]");
+          throw InputError(where + v.dump() + " is outside [" + number_text(p.low) + ", " + number_text(p.high) + "]");
         x[o] = encode_number(p, d);
         break;
       }

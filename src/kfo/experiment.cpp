@@ -1,6 +1,5 @@
 #include "kbo/kfo/experiment.hpp"
 
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -22,7 +21,6 @@ namespace kbo::kfo {
 namespace {
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
 /// Indices of at most `cap` rows (seeded random subset, sorted), all rows when n <= cap.
 std::vector<int> search_subset(int n, int cap, std::uint64_t seed) {

@@ -20,7 +20,6 @@
 namespace kbo {
 
 namespace {
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
 // Per-dimension input range of the data (1 where the column is constant or there is no data).
 Vec input_ranges(const Mat& X, int dims) {

@@ -9,8 +9,6 @@
 namespace kbo {
 namespace {
 
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-
 // log π and gradient, with NumericalError (e.g. a GP Cholesky failing far in the tails) mapped to −inf
 // so that the proposal is simply rejected.
 double safe_eval(const LogDensityFn& f, const Vec& q, Vec& grad) {

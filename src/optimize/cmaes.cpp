@@ -18,12 +18,6 @@
 #include <vector>
 
 namespace kbo {
-namespace {
-
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-
-}  // namespace
-
 OptResult cmaes_maximize(const Objective& f, const Vec& x0, const Box& box, const CmaesOptions& opt) {
   const int n = box.dim();
   if (n < 1) throw InputError("cmaes_maximize: the box must have at least one dimension");

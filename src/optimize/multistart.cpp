@@ -19,8 +19,6 @@
 namespace kbo {
 namespace {
 
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-
 double nan_to_worst(double v) { return std::isnan(v) ? kNegInf : v; }
 
 void validate(const Space& space, const AcqOptimizerOptions& o, const Mat& extra) {

@@ -15,8 +15,6 @@
 namespace kbo {
 namespace {
 
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-
 void check_box(const Box& box, const char* who) {
   if (box.dim() < 1) throw InputError(std::string(who) + ": the box must have at least one dimension");
 }

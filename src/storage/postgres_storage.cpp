@@ -9,6 +9,7 @@
 
 #include "kbo/core/error.hpp"
 #include "kbo/storage/reconnecting.hpp"
+#include "point_text.hpp"
 
 namespace kbo {
 
@@ -16,7 +17,7 @@ namespace {
 
 // The current schema (version kSchemaVersion = 6); same tables and meaning as the SQLite schema.
 // Points are JSON text (round-trip exact); values DOUBLE PRECISION, sent and read as 17-digit text.
-constexpr const char* kSchema = R"sql(
+constexpr const char* kPostgresSchema = R"sql(
 CREATE TABLE studies(
   id BIGSERIAL PRIMARY KEY,
   name TEXT NOT NULL UNIQUE,
@@ -48,8 +49,8 @@ CREATE TABLE model_state(
 INSERT INTO kbo_meta(key, value) VALUES('schema_version', '6');
 )sql";
 
-// kMigrations[v - 1] takes schema version v to v + 1 (version 1 = the SQLite v1 layout).
-constexpr const char* kMigrations[] = {
+// kPostgresMigrations[v - 1] takes schema version v to v + 1 (version 1 = the SQLite v1 layout).
+constexpr const char* kPostgresMigrations[] = {
     R"sql(
 ALTER TABLE studies ADD COLUMN budget INTEGER;
 ALTER TABLE trials ADD COLUMN heartbeat_at DOUBLE PRECISION;
@@ -78,7 +79,7 @@ CREATE TABLE model_state(
 UPDATE kbo_meta SET value = '6' WHERE key = 'schema_version';
 )sql",
 };
-static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion - 1);
+static_assert(sizeof(kPostgresMigrations) / sizeof(kPostgresMigrations[0]) == kSchemaVersion - 1);
 
 // Key of the advisory lock that serialises schema creation/migration (any constant unique to kbo).
 constexpr const char* kSchemaLockKey = "7138250011";
@@ -105,16 +106,8 @@ std::string fmt_double(double v) {
   return buf;
 }
 
-Vec parse_x(const std::string& text) {
-  const auto j = nlohmann::json::parse(text);
-  Vec x(static_cast<Eigen::Index>(j.size()));
-  for (std::size_t i = 0; i < j.size(); ++i) x(static_cast<Eigen::Index>(i)) = j[i].get<double>();
-  return x;
-}
-
-std::string dump_x(const Vec& x) {
-  return nlohmann::json(std::vector<double>(x.data(), x.data() + x.size())).dump();
-}
+using detail::dump_x;
+using detail::parse_x;
 
 /// An owned PGresult.
 class Result {
@@ -178,7 +171,7 @@ Trial trial_from_row(const Result& r, int row) {
   return t;
 }
 
-constexpr const char* kTrialColumns =
+constexpr const char* kPostgresTrialColumns =
     "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints, info";
 
 void ignore_notice(void*, const char*) {}  // "relation already exists, skipping" and the like
@@ -260,11 +253,11 @@ PostgresStorage::PostgresStorage(const std::string& url, StorageAccess access)
     run(conn_, url_, "CREATE TABLE IF NOT EXISTS kbo_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     const Result v = run(conn_, url_, "SELECT value FROM kbo_meta WHERE key = 'schema_version'");
     if (v.rows() == 0) {
-      run(conn_, url_, kSchema);
+      run(conn_, url_, kPostgresSchema);
     } else {
       const int version = std::atoi(v.text(0, 0).c_str());
       check_schema_version(version, shown);
-      for (int k = version; k < kSchemaVersion; ++k) run(conn_, url_, kMigrations[k - 1]);
+      for (int k = version; k < kSchemaVersion; ++k) run(conn_, url_, kPostgresMigrations[k - 1]);
     }
     txn.commit();
   } catch (const InputError&) {
@@ -290,7 +283,7 @@ std::string PostgresStorage::lock_study(const std::string& name) {
 
 std::vector<Trial> PostgresStorage::read_trials(const std::string& sid) {
   const Result r = run(conn_, url_,
-                       std::string("SELECT ") + kTrialColumns + " FROM trials WHERE study_id = $1 ORDER BY number",
+                       std::string("SELECT ") + kPostgresTrialColumns + " FROM trials WHERE study_id = $1 ORDER BY number",
                        {sid});
   std::vector<Trial> out;
   out.reserve(static_cast<std::size_t>(r.rows()));
@@ -406,7 +399,7 @@ Trial PostgresStorage::finish(const std::string& study, int trial_id, TrialState
   Txn txn(*this);
   const std::string sid = lock_study(study);
   const Result q = run(conn_, url_,
-                       std::string("SELECT ") + kTrialColumns + " FROM trials WHERE study_id = $1 AND number = $2",
+                       std::string("SELECT ") + kPostgresTrialColumns + " FROM trials WHERE study_id = $1 AND number = $2",
                        {sid, std::to_string(trial_id)});
   std::optional<Trial> found;
   int n_trials = 0;
@@ -434,7 +427,7 @@ Trial PostgresStorage::finish(const std::string& study, int trial_id, TrialState
 
 std::optional<Trial> PostgresStorage::first_complete(const std::string& sid) {
   const Result q = run(conn_, url_,
-                       std::string("SELECT ") + kTrialColumns +
+                       std::string("SELECT ") + kPostgresTrialColumns +
                            " FROM trials WHERE study_id = $1 AND state = 'complete' ORDER BY number LIMIT 1",
                        {sid});
   if (q.rows() == 0) return std::nullopt;

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "kbo/core/error.hpp"
+#include "point_text.hpp"
 
 namespace kbo {
 
@@ -17,7 +18,7 @@ namespace {
 
 // The current schema (version kSchemaVersion = 6). Points are JSON arrays (nlohmann writes doubles
 // with round-trip precision).
-constexpr const char* kSchema = R"sql(
+constexpr const char* kSqliteSchema = R"sql(
 CREATE TABLE studies(
   id INTEGER PRIMARY KEY,
   name TEXT NOT NULL UNIQUE,
@@ -49,8 +50,8 @@ CREATE TABLE model_state(
 INSERT INTO kbo_meta(key, value) VALUES('schema_version', '6');
 )sql";
 
-// Migrations: kMigrations[v - 1] takes schema version v to v + 1.
-constexpr const char* kMigrations[] = {
+// Migrations: kSqliteMigrations[v - 1] takes schema version v to v + 1.
+constexpr const char* kSqliteMigrations[] = {
     R"sql(
 ALTER TABLE studies ADD COLUMN budget INTEGER;
 ALTER TABLE trials ADD COLUMN heartbeat_at REAL;
@@ -79,7 +80,7 @@ CREATE TABLE model_state(
 UPDATE kbo_meta SET value = '6' WHERE key = 'schema_version';
 )sql",
 };
-static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion - 1);
+static_assert(sizeof(kSqliteMigrations) / sizeof(kSqliteMigrations[0]) == kSchemaVersion - 1);
 
 /// A full disk or an I/O error is the storage failing, not the database being unusable: StorageError.
 [[noreturn]] void throw_sqlite(int rc, const std::string& path, const std::string& message) {
@@ -189,16 +190,8 @@ class WriteTransaction {
   bool done_ = false;
 };
 
-Vec parse_x(const std::string& text) {
-  const auto j = nlohmann::json::parse(text);
-  Vec x(static_cast<Eigen::Index>(j.size()));
-  for (std::size_t i = 0; i < j.size(); ++i) x(static_cast<Eigen::Index>(i)) = j[i].get<double>();
-  return x;
-}
-
-std::string dump_x(const Vec& x) {
-  return nlohmann::json(std::vector<double>(x.data(), x.data() + x.size())).dump();
-}
+using detail::dump_x;
+using detail::parse_x;
 
 }  // namespace
 
@@ -308,10 +301,10 @@ void SqliteStorage::check_schema(StorageAccess access) {
     if (q.step()) version = std::stoi(q.text(0));
   }
   if (!version) {
-    exec(db_, path_, kSchema);
+    exec(db_, path_, kSqliteSchema);
   } else {
     check_schema_version(*version, url);
-    for (int v = *version; v < kSchemaVersion; ++v) exec(db_, path_, kMigrations[v - 1]);
+    for (int v = *version; v < kSchemaVersion; ++v) exec(db_, path_, kSqliteMigrations[v - 1]);
   }
   txn.commit();
 }
@@ -329,7 +322,7 @@ std::int64_t SqliteStorage::study_id(const std::string& name) {
 
 namespace {
 
-constexpr const char* kTrialColumns =
+constexpr const char* kSqliteTrialColumns =
     "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints, info";
 
 Trial trial_from_row(const Stmt& q) {
@@ -353,7 +346,7 @@ Trial trial_from_row(const Stmt& q) {
 }  // namespace
 
 std::vector<Trial> SqliteStorage::read_trials(std::int64_t sid) {
-  const std::string sql = std::string("SELECT ") + kTrialColumns + " FROM trials WHERE study_id = ?1 ORDER BY number";
+  const std::string sql = std::string("SELECT ") + kSqliteTrialColumns + " FROM trials WHERE study_id = ?1 ORDER BY number";
   Stmt q(db_, path_, sql.c_str());
   q.bind(1, sid);
   std::vector<Trial> out;
@@ -453,7 +446,7 @@ Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState s
   std::optional<Trial> found;
   int n_trials = 0;
   {  // statements finalised before the UPDATE and COMMIT
-    const std::string sql = std::string("SELECT ") + kTrialColumns + " FROM trials WHERE study_id = ?1 AND number = ?2";
+    const std::string sql = std::string("SELECT ") + kSqliteTrialColumns + " FROM trials WHERE study_id = ?1 AND number = ?2";
     Stmt q(db_, path_, sql.c_str());
     q.bind(1, sid).bind(2, trial_id);
     if (q.step()) {
@@ -486,7 +479,7 @@ Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState s
 }
 
 std::optional<Trial> SqliteStorage::first_complete(std::int64_t sid) {
-  const std::string sql = std::string("SELECT ") + kTrialColumns +
+  const std::string sql = std::string("SELECT ") + kSqliteTrialColumns +
                           " FROM trials WHERE study_id = ?1 AND state = 'complete' ORDER BY number LIMIT 1";
   Stmt q(db_, path_, sql.c_str());
   q.bind(1, sid);

@@ -9,12 +9,12 @@ using namespace kbo::test;
 
 namespace {
 
-struct Case {
+struct RejectedOption {
   std::string args;
   std::vector<std::string> expect;  // substrings of the one error line
 };
 
-void expect_rejected_before_any_trial(const Case& c, const TempDir& dir) {
+void expect_rejected_before_any_trial(const RejectedOption& c, const TempDir& dir) {
   const std::string marker = dir / "ran";
   const std::string objective = "--objective 'touch " + marker + "; echo 1' ";
   const CmdResult r = run_kbo("optimize " + objective + c.args, dir);

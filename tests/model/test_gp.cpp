@@ -7,18 +7,11 @@
 #include "kbo/model/gp.hpp"
 #include "kbo/model/kernels/stationary.hpp"
 #include "kbo/core/random.hpp"
+#include "support/test_data.hpp"
 
 using namespace kbo;
 
 namespace {
-Mat random_points(int n, int d, std::uint64_t seed) {
-  Rng rng = make_rng(seed);
-  std::uniform_real_distribution<double> U(0, 1);
-  Mat X(n, d);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < d; ++j) X(i, j) = U(rng);
-  return X;
-}
 Vec test_function(const Mat& X) { return (3.0 * X).array().sin().rowwise().sum().matrix() + X.col(0); }
 
 struct Fixture {
@@ -117,7 +110,7 @@ TEST(GP, MatchesScikitLearnFixtures) {
 }
 
 TEST(GP, LogMarginalLikelihoodGradientMatchesFiniteDifferences) {
-  Mat X = random_points(20, 3, 1);
+  Mat X = test_support::uniform_points(20, 3, 1);
   Vec y = test_function(X);
   for (auto name : {"rbf", "matern32", "matern52"}) {
     GP gp(make_stationary(name, 3, true, 0.4), 0.05);
@@ -135,7 +128,7 @@ TEST(GP, LogMarginalLikelihoodGradientMatchesFiniteDifferences) {
 }
 
 TEST(GP, PredictionGradientsMatchFiniteDifferences) {
-  Mat X = random_points(15, 2, 2);
+  Mat X = test_support::uniform_points(15, 2, 2);
   GP gp(make_stationary("matern52", 2, true, 0.3), 0.01);
   gp.set_data(X, test_function(X));
   Vec x(2);
@@ -157,17 +150,17 @@ TEST(GP, PredictionGradientsMatchFiniteDifferences) {
 }
 
 TEST(GP, PosteriorCovarianceDiagonalIsVariance) {
-  Mat X = random_points(10, 2, 3);
+  Mat X = test_support::uniform_points(10, 2, 3);
   GP gp(make_stationary("rbf", 2, false, 0.3), 0.01);
   gp.set_data(X, test_function(X));
-  Mat Xs = random_points(6, 2, 4);
+  Mat Xs = test_support::uniform_points(6, 2, 4);
   Mat C = gp.posterior_covariance(Xs);
   EXPECT_LT((C.diagonal() - gp.predict(Xs).variance).norm(), 1e-10);
   EXPECT_GT(symmetric_eigen(C).values.minCoeff(), -1e-9);
 }
 
 TEST(GP, AddObservationEqualsRefit) {
-  Mat X = random_points(12, 2, 5);
+  Mat X = test_support::uniform_points(12, 2, 5);
   Vec y = test_function(X);
   GP inc(make_stationary("matern52", 2, true, 0.3), 0.01);
   inc.set_data(X.topRows(8), y.head(8));
@@ -177,7 +170,7 @@ TEST(GP, AddObservationEqualsRefit) {
   ref.set_data(X, (y.array() - inc.y_mean()) / inc.y_scale());
   EXPECT_LT((inc.cholesky().L() - ref.cholesky().L()).norm(), 1e-10);
   EXPECT_NEAR(inc.log_marginal_likelihood(), ref.log_marginal_likelihood(), 1e-9);
-  Mat Xs = random_points(4, 2, 6);
+  Mat Xs = test_support::uniform_points(4, 2, 6);
   EXPECT_LT((inc.predict(Xs).mean - (ref.predict(Xs).mean * inc.y_scale()).array().matrix() -
              Vec::Constant(4, inc.y_mean())).norm(), 1e-9);
 }
@@ -185,7 +178,7 @@ TEST(GP, AddObservationEqualsRefit) {
 TEST(GP, AppendedBlockAndNewTargetsEqualSetData) {
   // The study path's incremental model: old points kept, a block of new ones appended (one O(n²m)
   // extension), then every target replaced (re-standardised) must equal set_data on all points.
-  Mat X = random_points(40, 3, 8);
+  Mat X = test_support::uniform_points(40, 3, 8);
   Vec y = test_function(X);
   for (bool normalize : {true, false}) {
     GP inc(make_stationary("matern52", 3, true, 0.4), 0.01, normalize);
@@ -199,7 +192,7 @@ TEST(GP, AppendedBlockAndNewTargetsEqualSetData) {
     EXPECT_LT((inc.cholesky().L() - ref.cholesky().L()).norm(), 1e-10);
     EXPECT_NEAR(inc.log_marginal_likelihood(), ref.log_marginal_likelihood(), 1e-9);
     EXPECT_LT((inc.alpha() - ref.alpha()).norm(), 1e-8);
-    Mat Xs = random_points(5, 3, 9);
+    Mat Xs = test_support::uniform_points(5, 3, 9);
     EXPECT_LT((inc.predict(Xs).mean - ref.predict(Xs).mean).norm(), 1e-9);
     EXPECT_LT((inc.predict(Xs).variance - ref.predict(Xs).variance).norm(), 1e-9);
   }
@@ -208,7 +201,7 @@ TEST(GP, AppendedBlockAndNewTargetsEqualSetData) {
 TEST(GP, AppendingARepeatedPointAtTinyNoiseRefactorises) {
   // A block that is singular at the jitter in use falls back to the full factorisation (jitter
   // escalation) instead of failing.
-  Mat X = random_points(10, 2, 11);
+  Mat X = test_support::uniform_points(10, 2, 11);
   Vec y = test_function(X);
   GP gp(make_stationary("rbf", 2, false, 0.5), 1e-12, true, false);
   gp.set_data(X, y);
@@ -221,7 +214,7 @@ TEST(GP, AppendingARepeatedPointAtTinyNoiseRefactorises) {
 }
 
 TEST(GP, FitIncreasesLikelihoodAndReachesStationaryPoint) {
-  Mat X = random_points(40, 2, 7);
+  Mat X = test_support::uniform_points(40, 2, 7);
   Vec y = test_function(X);
   GP gp(make_stationary("matern52", 2, true, 1.0), 0.1);
   gp.set_data(X, y);
@@ -244,7 +237,7 @@ TEST(GP, FitIncreasesLikelihoodAndReachesStationaryPoint) {
 
 TEST(GP, MapFitStaysAwayFromAllNoise) {
   // Smooth signal with small noise: the MAP fit must explain it with the kernel, not the noise.
-  Mat X = random_points(30, 1, 8);
+  Mat X = test_support::uniform_points(30, 1, 8);
   Vec y = (6.0 * X.col(0)).array().sin().matrix();
   GP gp(make_stationary("rbf", 1, false, 1.0), 0.5);
   gp.set_data(X, y);
@@ -255,7 +248,7 @@ TEST(GP, MapFitStaysAwayFromAllNoise) {
 }
 
 TEST(GP, FixedNoiseIsNotFitted) {
-  Mat X = random_points(15, 1, 9);
+  Mat X = test_support::uniform_points(15, 1, 9);
   GP gp(make_stationary("rbf", 1, false), 0.2, true, /*learn_noise=*/false);
   gp.set_data(X, test_function(X));
   gp.fit();

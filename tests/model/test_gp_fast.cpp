@@ -13,18 +13,11 @@
 #include "kbo/model/gp.hpp"
 #include "kbo/model/kernels/stationary.hpp"
 #include "kbo/core/random.hpp"
+#include "support/test_data.hpp"
 
 using namespace kbo;
 
 namespace {
-Mat random_points(int n, int d, std::uint64_t seed) {
-  Rng rng = make_rng(seed);
-  std::uniform_real_distribution<double> U(0, 1);
-  Mat X(n, d);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < d; ++j) X(i, j) = U(rng);
-  return X;
-}
 Vec targets(const Mat& X) { return (4.0 * X).array().sin().rowwise().sum().matrix() + X.col(0).array().square().matrix(); }
 
 // Forwards everything except the fused path, so a GP around it takes the generic route.
@@ -80,7 +73,7 @@ TEST(GPFast, FusedLikelihoodAndGradientEqualGenericPath) {
   // n = 40 runs the small-matrix kernels, n = 130 LAPACK; the noise levels cover a well and a badly
   // conditioned K.
   for (int n : {40, 130}) {
-    Mat X = random_points(n, 3, 100 + n);
+    Mat X = test_support::uniform_points(n, 3, 100 + n);
     Vec y = targets(X);
     for (const char* type : {"rbf", "matern12", "matern32", "matern52"})
       for (bool ard : {false, true})
@@ -111,7 +104,7 @@ TEST(GPFast, FusedLikelihoodAndGradientEqualGenericPath) {
 
 TEST(GPFast, FusedGradientMatchesFiniteDifferencesOnFortyPoints) {
   // Independent of the generic path: central differences of the fused LML itself.
-  Mat X = random_points(40, 4, 7);
+  Mat X = test_support::uniform_points(40, 4, 7);
   GP gp(make_stationary("matern52", 4, true, 0.4), 0.02);
   gp.set_data(X, targets(X));
   Vec theta = gp.hyperparameters(), g;
@@ -127,7 +120,7 @@ TEST(GPFast, FusedGradientMatchesFiniteDifferencesOnFortyPoints) {
 
 TEST(GPFast, CrossAndGramMatchClosedFormsOnBothBuilds) {
   SimdGuard guard;
-  Mat X = random_points(23, 5, 3), Y = random_points(7, 5, 4);
+  Mat X = test_support::uniform_points(23, 5, 3), Y = test_support::uniform_points(7, 5, 4);
   Y.row(2) = X.row(5);  // a coincident pair: φ(0) exactly
   for (StationarySimd simd : kBuilds) {
     set_stationary_simd_max(simd);
@@ -155,7 +148,7 @@ TEST(GPFast, InPlaceCholeskyAndInverseMatchEigenAroundTheSizeThresholds) {
   // up to 96: small-matrix kernels (with AVX2; blocks of four columns, so sizes on both sides of a
   // multiple of four); from 97: LAPACK potrf, and L⁻¹ by recursive halving (333: three levels) + lauum.
   for (int n : {1, 2, 3, 4, 5, 7, 8, 9, 50, 53, 96, 97, 150, 333}) {
-    Mat B = random_points(n, n, 20 + n);
+    Mat B = test_support::uniform_points(n, n, 20 + n);
     Mat K = B * B.transpose() + 0.5 * Mat::Identity(n, n);
     Mat A = K;
     A.triangularView<Eigen::StrictlyUpper>().setConstant(7.0);  // must survive untouched
@@ -179,11 +172,11 @@ TEST(GPFast, InPlaceCholeskyAndInverseMatchEigenAroundTheSizeThresholds) {
 TEST(GPFast, LargeBatchPredictionEqualsOnePointAtATime) {
   // 120 x 5000 = 600,000 kernel values: split between threads, variances by L⁻¹ and an in-place trmm.
   // 40 test points (< n/2): triangular-solve path. Both against the one-point vector solve.
-  Mat X = random_points(120, 3, 11);
+  Mat X = test_support::uniform_points(120, 3, 11);
   GP gp(make_stationary("matern52", 3, true, 0.4), 1e-3);
   gp.set_data(X, targets(X));
   for (int m : {5000, 40}) {
-    Mat Xs = random_points(m, 3, 12);
+    Mat Xs = test_support::uniform_points(m, 3, 12);
     auto all = gp.predict(Xs);
     for (int i = 0; i < Xs.rows(); i += 37) {
       auto one = gp.predict(Xs.row(i));
@@ -196,10 +189,10 @@ TEST(GPFast, LargeBatchPredictionEqualsOnePointAtATime) {
 
 TEST(GPFast, ManyPointPredictionEqualsOnePointAtATime) {
   // 200 test points ≥ 4n: variances through an explicit L⁻¹ and a GEMM; one point: a vector solve.
-  Mat X = random_points(30, 2, 9);
+  Mat X = test_support::uniform_points(30, 2, 9);
   GP gp(make_stationary("matern52", 2, true, 0.3), 1e-3);
   gp.set_data(X, targets(X));
-  Mat Xs = random_points(200, 2, 10);
+  Mat Xs = test_support::uniform_points(200, 2, 10);
   auto all = gp.predict(Xs);
   for (int i = 0; i < Xs.rows(); i += 7) {
     auto one = gp.predict(Xs.row(i));

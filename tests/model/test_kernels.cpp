@@ -4,18 +4,11 @@
 #include "kbo/model/kernels/combine.hpp"
 #include "kbo/model/kernels/stationary.hpp"
 #include "kbo/core/random.hpp"
+#include "support/test_data.hpp"
 
 using namespace kbo;
 
 namespace {
-Mat random_points(int n, int d, std::uint64_t seed) {
-  Rng rng = make_rng(seed);
-  std::uniform_real_distribution<double> U(0, 1);
-  Mat X(n, d);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < d; ++j) X(i, j) = U(rng);
-  return X;
-}
 
 std::vector<KernelPtr> all_kernels(int d) {
   std::vector<KernelPtr> ks;
@@ -49,7 +42,7 @@ TEST(Kernels, ClosedFormValues) {
 }
 
 TEST(Kernels, GramSymmetricPsdAndMatchesCrossAndDiag) {
-  Mat X = random_points(30, 3, 11);
+  Mat X = test_support::uniform_points(30, 3, 11);
   for (auto& k : all_kernels(3)) {
     Mat K = k->gram(X);
     EXPECT_LT((K - K.transpose()).norm(), 1e-12) << k->describe();
@@ -63,8 +56,8 @@ TEST(Kernels, GramSymmetricPsdAndMatchesCrossAndDiag) {
 }
 
 TEST(Kernels, HyperparameterGradientsMatchFiniteDifferences) {
-  Mat X = random_points(12, 3, 12);
-  Mat W = random_points(12, 12, 13);
+  Mat X = test_support::uniform_points(12, 3, 12);
+  Mat W = test_support::uniform_points(12, 12, 13);
   W = Mat(W + W.transpose());  // explicit temporary: Eigen aliasing
   for (auto& k : all_kernels(3)) {
     Vec p = k->log_params();
@@ -87,8 +80,8 @@ TEST(Kernels, HyperparameterGradientsMatchFiniteDifferences) {
 }
 
 TEST(Kernels, InputGradientsMatchFiniteDifferences) {
-  Mat X = random_points(7, 3, 14);
-  Vec x = random_points(1, 3, 15).row(0).transpose();
+  Mat X = test_support::uniform_points(7, 3, 14);
+  Vec x = test_support::uniform_points(1, 3, 15).row(0).transpose();
   for (auto& k : all_kernels(3)) {
     Mat J = k->cross_grad_x(x, X);
     ASSERT_EQ(J.rows(), 3);

@@ -14,7 +14,7 @@
 using namespace kbo;
 
 namespace {
-StudyRecord box_record(const std::string& name) {
+StudyRecord postgres_box_record(const std::string& name) {
   StudyRecord r;
   r.name = name;
   r.space = box_space_json(Box(Vec::Zero(2), Vec::Ones(2)));
@@ -37,7 +37,7 @@ TEST(PostgresStorage, TcpAndSocketUrlsReachTheSameDataAndValuesRoundTripExactly)
   const std::string socket_url = server->new_database("forms");
   const std::string db = socket_url.substr(14, socket_url.find('?') - 14);
   auto a = open_storage(socket_url);
-  Study study = Study::create_or_open(a, box_record("s"));
+  Study study = Study::create_or_open(a, postgres_box_record("s"));
   const Vec x{{0.1 + 1e-17, 1.0 / 3.0}};
   const Trial t = a->ask("s", [&](const std::vector<Trial>&) { return x; }, "w");
   study.tell(t.id, 1.0 / 7.0);
@@ -76,7 +76,7 @@ TEST(PostgresStorage, UnreachableServersAndBadUrlsAreOneLineInputErrors) {
 TEST(PostgresStorage, ConcurrentAskersOnSeparateConnectionsAreSerialised) {
   KBO_REQUIRE_POSTGRES(server);
   const std::string url = server->new_database("concurrent");
-  Study::create_or_open(open_storage(url), box_record("s"));
+  Study::create_or_open(open_storage(url), postgres_box_record("s"));
   constexpr int kThreads = 6, kAsks = 15;
   std::vector<std::thread> pool;
   for (int t = 0; t < kThreads; ++t)
@@ -101,7 +101,7 @@ TEST(PostgresStorage, ConcurrentFirstUseCreatesTheSchemaOnce) {
   for (int t = 0; t < 6; ++t)
     pool.emplace_back([&] {
       try {
-        Study::create_or_open(open_storage(url), box_record("s"));
+        Study::create_or_open(open_storage(url), postgres_box_record("s"));
       } catch (const std::exception&) {
         ++errors;
       }
@@ -123,7 +123,7 @@ TEST(PostgresStorage, ReadOnlyCreatesNoSchemaAndReadsWithoutWriting) {
   // Still no kbo table: reading created nothing (a read-write open would have created the schema).
   const std::string db = url.substr(std::string("postgresql:///").size(), url.find('?') - std::string("postgresql:///").size());
   EXPECT_THROW(server->exec(db, "SELECT * FROM kbo_meta"), std::runtime_error);
-  Study::create_or_open(open_storage(url), box_record("s"));
+  Study::create_or_open(open_storage(url), postgres_box_record("s"));
   auto reader = open_storage(url, StorageAccess::ReadOnly);
   EXPECT_EQ(reader->study_names(), std::vector<std::string>{"s"});
   EXPECT_TRUE(reader->trials("s").empty());

@@ -10,6 +10,7 @@
 #include "kbo/storage/memory.hpp"
 #include "kbo/strategy/registry.hpp"
 #include "kbo/study/study.hpp"
+#include "support/test_data.hpp"
 
 using namespace kbo;
 
@@ -26,13 +27,6 @@ std::vector<Trial> run(const std::string& problem, const StrategyConfig& config,
   auto strategy = make_strategy(config, study.space());
   study.optimize(*strategy, [&](const Trial& t) { return Evaluation::ok(p.f(t.x)); }, n_total, "test");
   return study.trials();
-}
-
-double best_value(const std::vector<Trial>& ts) {
-  double b = std::numeric_limits<double>::infinity();
-  for (const auto& t : ts)
-    if (t.value) b = std::min(b, *t.value);
-  return b;
 }
 
 StrategyConfig config(const std::string& strategy, std::uint64_t seed) {
@@ -153,8 +147,8 @@ void expect_bo_beats_random(const std::string& problem, int n_total, double mean
   std::vector<double> bo, rnd;
   int bo_wins = 0;
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    bo.push_back(best_value(run(problem, config("gpucb", seed), n_total)) - optimum);
-    rnd.push_back(best_value(run(problem, config("random", seed), n_total)) - optimum);
+    bo.push_back(test_support::best_value(run(problem, config("gpucb", seed), n_total)) - optimum);
+    rnd.push_back(test_support::best_value(run(problem, config("random", seed), n_total)) - optimum);
     bo_wins += bo.back() < rnd.back();
     std::printf("%s seed %d: BO regret %.4g, random regret %.4g\n", problem.c_str(), int(seed), bo.back(), rnd.back());
   }

@@ -8,6 +8,7 @@
 #include "kbo/core/random.hpp"
 #include "kbo/optimize/problems.hpp"
 #include "kbo/strategy/bo_strategy.hpp"
+#include "support/test_data.hpp"
 
 using namespace kbo;
 
@@ -25,17 +26,17 @@ StrategyConfig incremental_config(int full_refit_below, int refit_every = 0, int
   return c;
 }
 
-struct Data {
+struct RowsAndTargets {
   Mat X;
   Vec y;
 };
 
 /// n points of Branin (negated: values to maximise), uniform in its box.
-Data branin_data(int n, std::uint64_t seed) {
+RowsAndTargets branin_data(int n, std::uint64_t seed) {
   const Problem p = make_problem("branin", 0);
   Rng rng = make_rng(seed);
   std::uniform_real_distribution<double> u(0.0, 1.0);
-  Data d{Mat(n, 2), Vec(n)};
+  RowsAndTargets d{Mat(n, 2), Vec(n)};
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < 2; ++j) d.X(i, j) = p.bounds.lower(j) + u(rng) * (p.bounds.upper(j) - p.bounds.lower(j));
     d.y(i) = -p.f(d.X.row(i).transpose());
@@ -45,8 +46,8 @@ Data branin_data(int n, std::uint64_t seed) {
 
 /// The first n rows, with the rows `late` (>= some index) held back until later: trials that complete out
 /// of id order arrive in the middle of the data.
-Data rows(const Data& d, const std::vector<int>& keep) {
-  Data out{Mat(static_cast<Eigen::Index>(keep.size()), d.X.cols()), Vec(static_cast<Eigen::Index>(keep.size()))};
+RowsAndTargets rows(const RowsAndTargets& d, const std::vector<int>& keep) {
+  RowsAndTargets out{Mat(static_cast<Eigen::Index>(keep.size()), d.X.cols()), Vec(static_cast<Eigen::Index>(keep.size()))};
   for (std::size_t i = 0; i < keep.size(); ++i) {
     out.X.row(static_cast<Eigen::Index>(i)) = d.X.row(keep[i]);
     out.y(static_cast<Eigen::Index>(i)) = d.y(keep[i]);
@@ -61,18 +62,16 @@ std::vector<int> range_without(int n, const std::vector<int>& skip) {
   return out;
 }
 
-std::shared_ptr<const Space> branin_space() { return std::make_shared<BoxSpace>(make_problem("branin", 0).bounds); }
-
 }  // namespace
 
 TEST(IncrementalModel, RefitsOnTheSqrtScheduleAndKeepsThetaBetween) {
-  BOStrategy s(incremental_config(10), branin_space());
-  const Data d = branin_data(40, 1);
+  BOStrategy s(incremental_config(10), test_support::branin_space());
+  const RowsAndTargets d = branin_data(40, 1);
   const Mat none(0, 2);
   std::vector<std::string> refits;
   Vec theta_at_refit;
   for (int n = 10; n <= 24; ++n) {
-    const Data part = rows(d, range_without(n, {}));
+    const RowsAndTargets part = rows(d, range_without(n, {}));
     s.suggest(part.X, part.y, none, n);
     refits.push_back(s.last_info()["refit"].get<std::string>());
     const Vec theta = s.model()->hyperparameters();
@@ -86,14 +85,14 @@ TEST(IncrementalModel, RefitsOnTheSqrtScheduleAndKeepsThetaBetween) {
 }
 
 TEST(IncrementalModel, ExtendedModelEqualsAFreshFactorisationEvenWhenTrialsCompleteOutOfOrder) {
-  BOStrategy s(incremental_config(10, 100), branin_space());
-  const Data d = branin_data(30, 2);
+  BOStrategy s(incremental_config(10, 100), test_support::branin_space());
+  const RowsAndTargets d = branin_data(30, 2);
   const Mat none(0, 2);
   // Trials 3 and 8 complete late: they join the data in the middle of the id order.
-  const Data first = rows(d, range_without(16, {3, 8}));
+  const RowsAndTargets first = rows(d, range_without(16, {3, 8}));
   s.suggest(first.X, first.y, none, 16);
   ASSERT_EQ(s.last_info()["refit"], "full");
-  const Data later = rows(d, range_without(21, {}));
+  const RowsAndTargets later = rows(d, range_without(21, {}));
   s.suggest(later.X, later.y, none, 21);
   ASSERT_EQ(s.last_info()["refit"], "none");
   const GP& m = *s.model();
@@ -129,10 +128,10 @@ TEST(IncrementalModel, ExtendedModelEqualsAFreshFactorisationEvenWhenTrialsCompl
 }
 
 TEST(IncrementalModel, AFreshStrategyAdoptsAStoredStateAndDoesNotRefitUntilDue) {
-  const Data d = branin_data(30, 4);
+  const RowsAndTargets d = branin_data(30, 4);
   const Mat none(0, 2);
-  BOStrategy first(incremental_config(10), branin_space());
-  const Data at16 = rows(d, range_without(16, {}));
+  BOStrategy first(incremental_config(10), test_support::branin_space());
+  const RowsAndTargets at16 = rows(d, range_without(16, {}));
   first.suggest(at16.X, at16.y, none, 16);
   ASSERT_EQ(first.last_info()["refit"], "full");
   const nlohmann::json state = first.model_state();
@@ -140,16 +139,16 @@ TEST(IncrementalModel, AFreshStrategyAdoptsAStoredStateAndDoesNotRefitUntilDue) 
   EXPECT_EQ(state["n"].get<int>(), 16);
   const nlohmann::json text = nlohmann::json::parse(state.dump());  // as stored
 
-  BOStrategy second(incremental_config(10), branin_space());
+  BOStrategy second(incremental_config(10), test_support::branin_space());
   second.restore_model_state(text);
-  const Data at18 = rows(d, range_without(18, {}));
+  const RowsAndTargets at18 = rows(d, range_without(18, {}));
   second.suggest(at18.X, at18.y, none, 18);
   EXPECT_EQ(second.last_info()["refit"], "none");  // 18 < 16 + ceil(sqrt(16))
   EXPECT_EQ(second.model()->hyperparameters(), first.model()->hyperparameters());
   EXPECT_EQ(second.model_state()["n"].get<int>(), 16);
 
   // An older state (fewer observations) than the strategy's own is ignored; so is another model's.
-  BOStrategy third(incremental_config(10), branin_space());
+  BOStrategy third(incremental_config(10), test_support::branin_space());
   nlohmann::json other = text;
   other["model"]["kernel"] = "rbf(something else)";
   third.restore_model_state(other);
@@ -171,13 +170,13 @@ TEST(IncrementalModel, WarmRefitsBetweenFullOnesBelowWarmRefitBelowNeverLowerThe
   // ML-II, so that the reported objective is the log marginal likelihood a GP computes by itself.
   StrategyConfig c = incremental_config(10, 0, 20);
   c.map = false;
-  BOStrategy s(c, branin_space());
-  const Data d = branin_data(40, 4);
+  BOStrategy s(c, test_support::branin_space());
+  const RowsAndTargets d = branin_data(40, 4);
   const Mat none(0, 2);
   std::vector<std::string> refits;
   int changed = 0;
   for (int n = 10; n <= 24; ++n) {
-    const Data part = rows(d, range_without(n, {}));
+    const RowsAndTargets part = rows(d, range_without(n, {}));
     // θ before this suggestion, as the model that will lead holds it (either kernel may win).
     const GP* before = s.model();
     std::optional<GP> previous;
@@ -207,11 +206,11 @@ TEST(IncrementalModel, DefaultScheduleRefitsFullyBelow64AndWarmBetweenFullRefits
   StrategyConfig c;
   c.seed = 3;
   c.n_init = 4;
-  BOStrategy s(c, branin_space());
-  const Data d = branin_data(80, 5);
+  BOStrategy s(c, test_support::branin_space());
+  const RowsAndTargets d = branin_data(80, 5);
   const Mat none(0, 2);
   for (int n = 60; n <= 66; ++n) {
-    const Data part = rows(d, range_without(n, {}));
+    const RowsAndTargets part = rows(d, range_without(n, {}));
     s.suggest(part.X, part.y, none, n);
     // 60..63 full (below 64); 64..66 warm (the next full one at 63 + ceil(sqrt(63)) = 71).
     EXPECT_EQ(s.last_info()["refit"].get<std::string>(), n < 64 ? "full" : "warm") << "n = " << n;

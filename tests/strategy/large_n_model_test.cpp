@@ -12,6 +12,7 @@
 #include "kbo/core/random.hpp"
 #include "kbo/optimize/problems.hpp"
 #include "kbo/strategy/bo_strategy.hpp"
+#include "support/test_data.hpp"
 
 using namespace kbo;
 
@@ -38,8 +39,6 @@ void branin_data(int n, std::uint64_t seed, Mat& X, Vec& y) {
   }
 }
 
-std::shared_ptr<const Space> branin_space() { return std::make_shared<BoxSpace>(make_problem("branin", 0).bounds); }
-
 std::vector<double> row_of(const Mat& X, Eigen::Index i) {
   std::vector<double> r(static_cast<std::size_t>(X.cols()));
   for (Eigen::Index j = 0; j < X.cols(); ++j) r[static_cast<std::size_t>(j)] = X(i, j);
@@ -58,7 +57,7 @@ TEST(LargeNModel, ThetaFittedOnTheSubsetIsUsedOnEveryRow) {
   Vec y;
   branin_data(80, 3, X, y);
   const Mat none(0, 2);
-  BOStrategy subset(config_with(bo), branin_space());
+  BOStrategy subset(config_with(bo), test_support::branin_space());
   subset.suggest(X, y, none, 80);
   EXPECT_EQ(subset.last_info()["fit_rows"].get<int>(), 30);
   ASSERT_EQ(subset.model()->size(), 80);  // conditioned on every row
@@ -68,14 +67,14 @@ TEST(LargeNModel, ThetaFittedOnTheSubsetIsUsedOnEveryRow) {
   ASSERT_EQ(rows.size(), 30u);
   nlohmann::json all = bo;
   all["fit_subset"] = 0;
-  BOStrategy direct(config_with(all), branin_space());
+  BOStrategy direct(config_with(all), test_support::branin_space());
   direct.suggest(X(rows, Eigen::all), y(rows), none, 80);
   ASSERT_EQ(direct.model()->size(), 30);
   const Vec a = subset.model()->hyperparameters(), b = direct.model()->hyperparameters();
   EXPECT_LT((a - b).cwiseAbs().maxCoeff(), 1e-3) << a.transpose() << "\n" << b.transpose();
 
   // Not the θ of a fit on all 80 rows (otherwise the check above could not tell them apart).
-  BOStrategy full(config_with(all), branin_space());
+  BOStrategy full(config_with(all), test_support::branin_space());
   full.suggest(X, y, none, 80);
   EXPECT_GT((full.model()->hyperparameters() - a).cwiseAbs().maxCoeff(), 1e-2);
 }
@@ -85,8 +84,8 @@ TEST(LargeNModel, BelowTheFitSubsetEverythingIsAsBefore) {
   Vec y;
   branin_data(40, 4, X, y);
   const Mat none(0, 2);
-  BOStrategy capped(config_with({{"fit_subset", 40}}), branin_space());
-  BOStrategy unlimited(config_with({{"fit_subset", 0}}), branin_space());
+  BOStrategy capped(config_with({{"fit_subset", 40}}), test_support::branin_space());
+  BOStrategy unlimited(config_with({{"fit_subset", 0}}), test_support::branin_space());
   const Vec u1 = capped.suggest(X, y, none, 40), u2 = unlimited.suggest(X, y, none, 40);
   EXPECT_EQ(u1, u2);
   EXPECT_EQ(capped.model()->hyperparameters(), unlimited.model()->hyperparameters());
@@ -99,7 +98,7 @@ TEST(LargeNModel, SubsetModelKeepsTheNearestRowsAndReproducesItsData) {
   Vec y;
   branin_data(150, 5, X, y);
   const Mat none(0, 2);
-  BOStrategy s(config_with(bo), branin_space());
+  BOStrategy s(config_with(bo), test_support::branin_space());
   s.suggest(X, y, none, 150);
   const GP& gp = *s.model();
   ASSERT_EQ(gp.size(), 40);
@@ -131,7 +130,7 @@ TEST(LargeNModel, TheOptionIsHonouredEitherWayAndTheThresholdApplies) {
   auto model_size = [&](const std::string& kind, int n) {
     nlohmann::json bo = small;
     bo["model"] = kind;
-    BOStrategy s(config_with(bo), branin_space());
+    BOStrategy s(config_with(bo), test_support::branin_space());
     s.suggest(X.topRows(n), y.head(n), none, n);
     return s.model()->size();
   };

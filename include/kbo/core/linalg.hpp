@@ -13,6 +13,9 @@ namespace kbo {
 using Vec = Eigen::VectorXd;
 using Mat = Eigen::MatrixXd;  // points are the ROWS of a matrix: X is n x D
 
+/// The value of a failed or infeasible evaluation in the maximisers and fits.
+inline constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
 /// Cholesky factor L (lower) of K + jitter*I. If K is not numerically positive definite, jitter is
 /// escalated from 1e-10 to 1e-1 times the mean diagonal, by factors of 10; NumericalError after that.
 class Cholesky {
