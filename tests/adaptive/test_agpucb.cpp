@@ -266,8 +266,9 @@ TEST(AgpucbBalance, PlaysTheCandidateWithTheSmallestBound) {
     EXPECT_LE(arms.back()["g"].get<double>(), g_cap * (1 + 1e-9));
     for (size_t i = 0; i < arms.size(); ++i) {
       EXPECT_DOUBLE_EQ(arms[i]["g"].get<double>(), std::ldexp(1.0, static_cast<int>(i)));
-      if (!arms[i]["eliminated"].get<bool>())
+      if (!arms[i]["eliminated"].get<bool>()) {
         EXPECT_LE(arms[pick]["bound"].get<double>(), arms[i]["bound"].get<double>());
+      }
     }
     EXPECT_FALSE(arms[pick]["eliminated"].get<bool>());
     const std::vector<double> theta = in["theta"];

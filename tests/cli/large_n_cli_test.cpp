@@ -38,7 +38,7 @@ TEST(LargeNCli, TheModelOptionIsHonouredEitherWay) {
 
 TEST(LargeNCli, BadModelOptionsAreOneLineErrorsNamingTheKey) {
   TempDir dir("large_n_cli_bad");
-  for (const std::string& bo : {R"({"bo": {"model": "sparse"}})", R"({"bo": {"fit_subset": 3}})",
+  for (const std::string bo : {R"({"bo": {"model": "sparse"}})", R"({"bo": {"fit_subset": 3}})",
                                  R"({"bo": {"subset_local": 0}})", R"({"bo": {"subset_above": -1}})"}) {
     const CmdResult r = run_kbo("optimize --problem branin --init 2 --iters 1 --storage memory --options " + quote(bo), dir);
     EXPECT_EQ(r.code, 2) << bo << ": " << r.err;

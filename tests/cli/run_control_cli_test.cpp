@@ -27,8 +27,6 @@ void write_hanging_objective(const TempDir& dir) {
                                  << "sleep 1000 & echo $! > \"" << dir.path.string() << "/sleep.$1.pid\"\nwait $!\n";
 }
 
-bool exists(const std::string& p) { return fs::exists(p); }
-
 bool wait_for(const std::function<bool()>& ok) {
   for (int i = 0; i < 1500; ++i) {  // 30 s: generous on a loaded machine; the usual case is milliseconds
     if (ok()) return true;

@@ -250,7 +250,7 @@ TEST(StructureCli, StructureAveragingWeighsTheCandidatesByEvidence) {
       EXPECT_NEAR(weights, 1.0, 1e-12);
     }
     EXPECT_EQ(weighted, 4) << mode;  // every BO trial
-    if (mode == "predictive") EXPECT_GE(unrefitted, 1);  // guards the schedule: some steps did not refit
+    if (mode == "predictive") { EXPECT_GE(unrefitted, 1); }  // guards the schedule: some steps did not refit
   }
   // A value not in the list, and the option on a model with one kernel (nothing to average): refused.
   int k = 0;
@@ -334,8 +334,8 @@ TEST(StructureCli, InvariantModelsEndgameInTheChart) {
         ++gp_steps;
       }
     }
-    if (chart) EXPECT_GE(charted, 1);
-    if (c == 2) EXPECT_GE(gp_steps, 1);  // local_model gp: every local step fits the GP
+    if (chart) { EXPECT_GE(charted, 1); }
+    if (c == 2) { EXPECT_GE(gp_steps, 1); }  // local_model gp: every local step fits the GP
   }
   // A noise floor raised above the local cap's default (with the global cap to match) is the user's to
   // set: no error about the local cap they never gave.
@@ -368,9 +368,9 @@ TEST(StructureCli, SetSpacesEndgameInTheSetChart) {
     for (const auto& t : j["trials"]) {
       const bool local = t.contains("info") && t["info"].contains("local");
       EXPECT_EQ(local, t["id"].get<int>() >= 14) << t.dump();
-      if (local) EXPECT_EQ(t["info"]["local"].value("chart", false), chart) << t.dump();
+      if (local) { EXPECT_EQ(t["info"]["local"].value("chart", false), chart) << t.dump(); }
     }
-    if (chart) EXPECT_LT(j["best_value"].get<double>(), 1e-3) << r.out;
+    if (chart) { EXPECT_LT(j["best_value"].get<double>(), 1e-3) << r.out; }
   }
 }
 

@@ -264,7 +264,7 @@ TEST(OptimizeCli, SetSpaceTrialsAreCanonicalSetsInTheElementBox) {
       EXPECT_LE(x[2 * e], 1.0);
       EXPECT_GE(x[2 * e + 1], -1.0);
       EXPECT_LE(x[2 * e + 1], 1.0);
-      if (e > 0) EXPECT_LE(x[2 * (e - 1)], x[2 * e]);  // canonical: sorted by first coordinate
+      if (e > 0) { EXPECT_LE(x[2 * (e - 1)], x[2 * e]); }  // canonical: sorted by first coordinate
     }
     EXPECT_NEAR(t["value"].get<double>(), (x[0] - x[2]) * (x[0] - x[2]), 1e-12);
   }

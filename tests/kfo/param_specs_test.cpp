@@ -61,7 +61,7 @@ TEST(KfoHyperkernel, MaternCorrelationIsTheSharedFormula) {
   for (double r : {0.0, 0.2, 0.5, 1.3}) {
     EXPECT_NEAR(matern32_corr(r, l), matern::matern32(r / l), 1e-15);
     EXPECT_NEAR(matern32_corr_deriv(r, l), matern::matern32_derivative(r / l) / l, 1e-14);
-    if (r > 0) EXPECT_NEAR(matern32_corr_deriv_over_r(r, l), matern32_corr_deriv(r, l) / r, 1e-13);
+    if (r > 0) { EXPECT_NEAR(matern32_corr_deriv_over_r(r, l), matern32_corr_deriv(r, l) / r, 1e-13); }
   }
   EXPECT_NEAR(matern32_corr_deriv_over_r(0.0, l), -3.0 / (l * l), 1e-15);
 }

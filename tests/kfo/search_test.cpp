@@ -102,5 +102,5 @@ TEST(KfoSearch, FailedEvaluationsAreNeverTheBest) {
   EXPECT_LE(r.z_best(0), 0.5);
   EXPECT_DOUBLE_EQ(r.y_best, paraboloid(r.z_best));
   for (std::size_t i = 0; i < r.y.size(); ++i)
-    if (r.z[i](0) <= 0.5) EXPECT_LE(r.y[i], r.y_best);
+    if (r.z[i](0) <= 0.5) { EXPECT_LE(r.y[i], r.y_best); }
 }

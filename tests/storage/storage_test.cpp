@@ -43,6 +43,10 @@ struct IndexStrategy : Strategy {
   std::string name() const override { return "index"; }
 };
 
+}  // namespace
+
+// Outside the anonymous namespace: the TEST_P classes derive from it (a base of internal linkage draws
+// -Wsubobject-linkage in a unity build).
 class StorageContract : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
@@ -66,8 +70,6 @@ class StorageContract : public ::testing::TestWithParam<std::string> {
   std::string url_;
   std::shared_ptr<Storage> first_;
 };
-
-}  // namespace
 
 TEST_P(StorageContract, AskTellFailAndStates) {
   auto storage = make(GetParam(), dir_);

@@ -64,7 +64,9 @@ TEST(ElementMoves, EachElementGoesWhereTheOthersLeaveMostToGain) {
   // Every other element stays where it was.
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
-      if (j != i) EXPECT_EQ(Vec(starts.row(i).segment(2 * j, 2).transpose()), Vec(u.segment(2 * j, 2))) << i << " " << j;
+      if (j != i) {
+        EXPECT_EQ(Vec(starts.row(i).segment(2 * j, 2).transpose()), Vec(u.segment(2 * j, 2))) << i << " " << j;
+      }
 }
 
 // Brute force over the grid: u with element i moved to its best grid position (first best in grid order).

@@ -154,7 +154,7 @@ TEST(Fantasy, BatchOfSuccessiveSuggestionsIsDistinctForEveryMode) {
     // Without fantasies the batch is only guaranteed not to repeat a point exactly (the 1e-9 repeat rule):
     // the acquisition's maximiser barely moves, which is what fantasies are for.
     expect_distinct_inside(P, p.bounds, none ? 0.0 : 1e-3);
-    if (none) EXPECT_LT(min_pairwise_distance(P), 1e-3);
+    if (none) { EXPECT_LT(min_pairwise_distance(P), 1e-3); }
     EXPECT_EQ(s->last_info().value("n_fantasies", -1), none ? 0 : 5);
   }
 }

@@ -58,7 +58,7 @@ TEST(RobustScaleTargets, PowersOfTwoLeaveItUnchangedAndNothingOverflows) {
   EXPECT_TRUE(e.allFinite());
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 5; ++j)
-      if (extreme[i] < extreme[j]) EXPECT_LT(e[i], e[j]);
+      if (extreme[i] < extreme[j]) { EXPECT_LT(e[i], e[j]); }
 }
 
 TEST(RobustScaleTargets, ExtremeOutliersSitJustBeyondTheInliersInOrder) {
