@@ -22,8 +22,8 @@
 namespace {
 
 using kbo::cli::seconds_since;
+using kbo::cli::Clock;
 using kbo::cli::load_average;
-using Clock = std::chrono::steady_clock;
 
 // Ackley-6 on [−32.768, 32.768]^6 read through the unit cube, as in issue 2's reference table.
 kbo::Vec ackley_unit(const kbo::Mat& U) {

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <thread>
 
+#include "bench_support.hpp"
 #include "command.hpp"
 #include "invariance_bench.hpp"
 #include "report.hpp"
@@ -14,15 +15,7 @@
 namespace {
 using namespace kbo;
 using namespace kbo::bench;
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
+using kbo::cli::split_list;
 
 struct Job {
   std::string task, variant;
@@ -104,8 +97,8 @@ int run(int argc, char** argv) {
 
   const auto t_start = std::chrono::steady_clock::now();
   std::map<std::string, InvarianceTask> tasks;
-  const auto task_names = split(tasks_arg);
-  const auto variants = split(variants_arg);
+  const auto task_names = split_list(tasks_arg);
+  const auto variants = split_list(variants_arg);
   for (const auto& v : variants) kernel_variant(v);  // validate
   for (const auto& t : task_names) tasks.emplace(t, make_invariance_task(t));
 
@@ -182,9 +175,9 @@ int run(int argc, char** argv) {
   }  // main table
 
   // ---- group-size sweep
-  const auto dims = split(sweep_arg);
+  const auto dims = split_list(sweep_arg);
   if (!no_sweep && !dims.empty()) {
-    const auto sv = split(sweep_variants_arg);
+    const auto sv = split_list(sweep_variants_arg);
     std::map<std::string, InvarianceTask> st;
     std::vector<Job> sj;
     std::vector<std::string> skipped;

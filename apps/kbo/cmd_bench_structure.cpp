@@ -3,6 +3,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "bench_support.hpp"
 #include "bo_bench.hpp"  // parse_seed_list
 #include "command.hpp"
 #include "kbo/core/error.hpp"
@@ -52,21 +53,8 @@ int run_bench_structure(int argc, char** argv) {
     o.beta = beta;
   }
   o.seeds = kbo::bench::parse_seed_list(seeds);
-  auto split = [](const std::string& s) {
-    std::vector<std::string> v;
-    std::string item;
-    for (char c : s + ",") {
-      if (c == ',') {
-        if (!item.empty()) v.push_back(item);
-        item.clear();
-      } else {
-        item += c;
-      }
-    }
-    return v;
-  };
-  o.problems = split(problems);
-  o.methods = split(methods);
+  o.problems = split_list(problems);
+  o.methods = split_list(methods);
   const auto names = kbo::bench::structure_problem_names();
   for (const auto& p : o.problems)
     if (std::find(names.begin(), names.end(), p) == names.end())
