@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 #include <thread>
 
@@ -47,6 +48,30 @@ MeanStd mean_std(const std::vector<double>& values) {
     r.std = std::sqrt(ss / static_cast<double>(values.size() - 1));
   }
   return r;
+}
+
+PairedDifference paired_difference(const std::vector<double>& values, const std::vector<double>& reference) {
+  if (values.size() != reference.size())
+    throw std::invalid_argument("paired_difference: " + std::to_string(values.size()) + " values against " +
+                                std::to_string(reference.size()) + " reference values");
+  std::vector<double> diff(values.size());
+  PairedDifference d;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    diff[i] = values[i] - reference[i];
+    d.better += diff[i] < 0.0;
+    d.worse += diff[i] > 0.0;
+  }
+  const MeanStd ms = mean_std(diff);
+  d.mean = ms.mean;
+  d.standard_error = diff.empty() ? 0.0 : ms.std / std::sqrt(static_cast<double>(diff.size()));
+  return d;
+}
+
+std::string fmt_paired(const PairedDifference& d, int precision) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%+.*f ± %.*f (%d better, %d worse)", precision, d.mean, precision,
+                d.standard_error, d.better, d.worse);
+  return buf;
 }
 
 std::string fmt_fixed(double value, int precision) {

@@ -17,6 +17,16 @@ struct MeanStd {
   double mean = 0.0, std = 0.0;  // std: sample standard deviation (n-1); 0 for n < 2
 };
 MeanStd mean_std(const std::vector<double>& values);
+/// A method against a reference on the same seeds (minimised): the mean of the per-seed differences
+/// value − reference with its standard error, and on how many seeds the method was better / worse. Ten seeds
+/// of a chaotic optimiser decide a small difference in means by chance; the paired error says how small.
+struct PairedDifference {
+  double mean = 0.0, standard_error = 0.0;
+  int better = 0, worse = 0;
+};
+PairedDifference paired_difference(const std::vector<double>& values, const std::vector<double>& reference);
+/// "-0.0012 ± 0.0008 (6 better, 3 worse)"
+std::string fmt_paired(const PairedDifference& d, int precision = 4);
 /// "1.234": `precision` digits after the point
 std::string fmt_fixed(double value, int precision = 3);
 /// "1.234 ± 0.056"

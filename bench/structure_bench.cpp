@@ -335,6 +335,18 @@ nlohmann::json run_structure_bench(const StructureBenchOptions& o, bool verbose)
       mj["kernel_choice"] = choices;
       pj["methods"][method] = mj;
     }
+    // Every method against the flat GP on the same seeds, when both ran: the comparison, with the
+    // paired standard error that says whether ten seeds resolve it.
+    if (pj["methods"].contains("flat"))
+      for (auto& [method, mj] : pj["methods"].items()) {
+        if (method == "flat") continue;
+        const PairedDifference d = paired_difference(mj["final"].get<std::vector<double>>(),
+                                                     pj["methods"]["flat"]["final"].get<std::vector<double>>());
+        mj["vs_flat"] = {{"mean_difference", d.mean},
+                         {"standard_error", d.standard_error},
+                         {"better_seeds", d.better},
+                         {"worse_seeds", d.worse}};
+      }
     if (o.timing_n > 0) {
       nlohmann::json tj = nlohmann::json::object();
       for (const auto& method : p.methods) {
@@ -356,9 +368,12 @@ std::string write_structure_bench(const nlohmann::json& results, const std::stri
   const auto& opts = results["options"];
   md << "Best value after " << opts["n_init"].get<int>() << " + " << opts["iters"].get<int>()
      << " evaluations (minimised), mean ± sd over " << opts["seeds"].size()
-     << " seeds; s/iter = mean seconds per BO suggestion; auto: how often each kernel modelled.\n\n";
+     << " seeds; s/iter = mean seconds per BO suggestion; auto: how often each kernel modelled; vs flat GP: the "
+        "mean over seeds of (method − flat GP) ± its standard error, and the seeds on which the method ended "
+        "better / worse (lower is better).\n\n";
   md << "Machine: " << machine_line(results.value("machine", nlohmann::json())) << ".\n\n";
-  md << "| problem | method | best (mean ± sd) | median | s/iter | auto chose |\n|---|---|---|---|---|---|\n";
+  md << "| problem | method | best (mean ± sd) | median | s/iter | auto chose | vs flat GP |\n"
+        "|---|---|---|---|---|---|---|\n";
   char buf[64];
   for (const auto& [name, pj] : results["problems"].items()) {
     std::vector<Series> series;
@@ -376,7 +391,13 @@ std::string write_structure_bench(const nlohmann::json& results, const std::stri
       std::string med_s = buf;
       std::snprintf(buf, sizeof buf, "%.3f", mj["seconds_per_iter"].get<double>());
       md << "| " << name << " | " << method << " | " << fmt_mean_std(finals, 4) << " | " << med_s << " | " << buf
-         << " | " << choice << " |\n";
+         << " | " << choice << " | "
+         << (mj.contains("vs_flat") ? fmt_paired({mj["vs_flat"]["mean_difference"].get<double>(),
+                                                  mj["vs_flat"]["standard_error"].get<double>(),
+                                                  mj["vs_flat"]["better_seeds"].get<int>(),
+                                                  mj["vs_flat"]["worse_seeds"].get<int>()})
+                                     : std::string(method == "flat" ? "reference" : ""))
+         << " |\n";
       // Mean best-so-far curve.
       const auto curves = mj["curves"];
       Series s;

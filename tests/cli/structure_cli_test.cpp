@@ -428,7 +428,7 @@ TEST(StructureCli, LargeSetsWorkWithTheDefaultKernel) {
 // negative β exits 2 with one line.
 TEST(StructureCli, BenchRecordsTheMachineAndListsItsMethods) {
   TempDir dir("structure_bench_machine");
-  const CmdResult r = run_kbo("bench structure --seeds 0-0 --iters 1 --problems covering --methods set-aligned,flat "
+  const CmdResult r = run_kbo("bench structure --seeds 0-1 --iters 1 --problems covering --methods set-aligned,flat "
                               "--beta 2 --timing-n 0 --out " + (dir / "out"),
                               dir);
   ASSERT_EQ(r.code, 0) << r.err;
@@ -440,8 +440,21 @@ TEST(StructureCli, BenchRecordsTheMachineAndListsItsMethods) {
   const std::string path = machine["vector_path"].get<std::string>();
   EXPECT_TRUE(path == "avx512" || path == "avx2" || path == "portable") << path;
   EXPECT_NE(r.out.find("Machine: " + machine["cpu"].get<std::string>()), std::string::npos) << r.out;
-  EXPECT_EQ(res["problems"]["covering"]["methods"]["set-aligned"]["final"].size(), 1u);
+  EXPECT_EQ(res["problems"]["covering"]["methods"]["set-aligned"]["final"].size(), 2u);
   EXPECT_EQ(res["options"]["beta"].get<double>(), 2.0);
+  // Each method is set against the flat GP seed by seed: recomputed here from the finals. With two seeds the
+  // standard error of the mean difference is half the distance between the two differences.
+  const json& methods = res["problems"]["covering"]["methods"];
+  double diff[2];
+  for (int s = 0; s < 2; ++s)
+    diff[s] = methods["set-aligned"]["final"][s].get<double>() - methods["flat"]["final"][s].get<double>();
+  const json& vs = methods["set-aligned"]["vs_flat"];
+  EXPECT_NEAR(vs["mean_difference"].get<double>(), 0.5 * (diff[0] + diff[1]), 1e-15);
+  EXPECT_NEAR(vs["standard_error"].get<double>(), 0.5 * std::abs(diff[0] - diff[1]), 1e-15);
+  EXPECT_EQ(vs["better_seeds"].get<int>(), (diff[0] < 0.0) + (diff[1] < 0.0));
+  EXPECT_EQ(vs["worse_seeds"].get<int>(), (diff[0] > 0.0) + (diff[1] > 0.0));
+  EXPECT_FALSE(methods["flat"].contains("vs_flat"));
+  EXPECT_NE(r.out.find("vs flat GP"), std::string::npos) << r.out;
   const CmdResult bad_beta = run_kbo("bench structure --beta -1 --out " + (dir / "bad"), dir);
   EXPECT_EQ(bad_beta.code, 2);
   EXPECT_NE(bad_beta.err.find("--beta"), std::string::npos) << bad_beta.err;
