@@ -368,8 +368,28 @@ def _trial_id(trial: Union[Trial, int]) -> int:
     raise ValueError(f"trial must be a kbo.Trial or a trial id (got {type(trial).__name__})")
 
 
+# Budget and seed keywords of the libraries users come from (Optuna, scikit-optimize, bayes_opt) and what
+# kbo.minimize calls them: the TypeError for one says so instead of leaving the user to find it.
+_PEER_KEYWORDS = {
+    "n_trials": "the budget is init= initial points + iters= BO steps (Optuna's n_trials = init + iters; "
+                "default 5 + 50), or Study.optimize(f, n_trials=...)",
+    "n_calls": "the budget is init= initial points + iters= BO steps (n_calls = init + iters; default 5 + 50)",
+    "n_iter": "the BO steps are iters= (after init= initial points)",
+    "n_initial_points": "the initial points are init= (default 5)",
+    "n_random_starts": "the initial points are init= (default 5)",
+    "init_points": "the initial points are init= (default 5)",
+    "random_state": "the seed is seed=",
+}
+
+
 def _run(direction: str, f: Callable[[np.ndarray], float], bounds: Any, iters: Optional[int], storage: Any,
          study: Optional[str], callback: Optional[Callback], verbose: bool, options: Dict[str, Any]) -> Result:
+    for key, hint in _PEER_KEYWORDS.items():
+        if key in options:
+            raise TypeError(f"unexpected keyword '{key}': {hint}")
+    if "direction" in options:  # Optuna's create_study(direction=...)
+        other = "maximize" if direction == "minimize" else "minimize"
+        raise TypeError(f"unexpected keyword 'direction': kbo.{direction} {direction}s; use kbo.{other} to {other}")
     if not callable(f):
         raise ValueError("f must be callable: f(x: numpy array of shape (D,)) -> float")
     problem_arg = None
@@ -404,7 +424,9 @@ def minimize(f: Callable[[np.ndarray], float], bounds: Any = None, *, iters: Opt
     Options by keyword, with the CLI's names ('_' for '-'): strategy (gpucb | agpucb | random), kernel (rbf | matern12 | matern32 | matern52), acq (ucb | ei | pi),
     init, seed, beta, beta_schedule, fit_restarts, init_method, acq_optimizer, ard, fantasy, invariance,
     invariant_kernel, space ("box" | "set"), set_size, set_kernel, set_L, options={...}, config="study.toml".
-    An unknown keyword is a TypeError; an option the chosen strategy does not use is a kbo.InputError.
+    An unknown keyword is a TypeError (for other libraries' names, such as Optuna's n_trials or
+    scikit-optimize's n_calls and random_state, it names kbo's); an option the chosen strategy does not use
+    is a kbo.InputError.
 
     The same options and seed give the same trials as `kbo optimize`. Returns a kbo.Result."""
     return _run("minimize", f, bounds, iters, storage, study, callback, verbose, options)

@@ -193,6 +193,13 @@ def test_keywords_are_typed_and_checked_like_flags():
     # A typo is Python's own error for an unknown keyword.
     with pytest.raises(TypeError, match="unexpected keyword 'iter'"):
         kbo.minimize(lambda x: 0.0, [(0, 1)], iter=10)
+    # The budget and seed names of Optuna / scikit-optimize / bayes_opt get kbo's names in the error.
+    with pytest.raises(TypeError, match=r"unexpected keyword 'n_trials': the budget is init= initial points \+ iters="):
+        kbo.minimize(lambda x: 0.0, [(0, 1)], n_trials=30)
+    with pytest.raises(TypeError, match="unexpected keyword 'random_state': the seed is seed="):
+        kbo.minimize(lambda x: 0.0, [(0, 1)], random_state=0)
+    with pytest.raises(TypeError, match="kbo.maximize maximizes; use kbo.minimize to minimize"):
+        kbo.maximize(lambda x: 0.0, [(0, 1)], direction="minimize")
     # One strategy name everywhere: the old Python-only alias is a clear error.
     with pytest.raises(kbo.InputError, match=r"unknown strategy 'standard' \(allowed: gpucb, random, agpucb\)"):
         kbo.minimize(lambda x: 0.0, [(0, 1)], strategy="standard", iters=1)
