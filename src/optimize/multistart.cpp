@@ -148,16 +148,15 @@ OptResult maximize_impl(const Objective& f, ScoreBatch&& score_batch, bool batch
 
   parallel_for(S, threads, run_one);  // an exception of start s is rethrown after all starts ran (lowest s)
 
-  // Fixed-order reduction.
-  OptResult best;
-  best.evaluations = evaluations;
+  // Fixed-order reduction: the lowest start among the best values wins. The winner is moved out whole
+  // (no element-wise copy into a growing result, which GCC 12 misreads as a use after free).
+  int winner = -1;
   for (int s = 0; s < S; ++s) {
-    best.evaluations += results[s].evaluations;
-    if (best.x.size() == 0 || results[s].value > best.value) {
-      best.x = results[s].x;
-      best.value = results[s].value;
-    }
+    evaluations += results[s].evaluations;
+    if (winner < 0 || results[s].value > results[winner].value) winner = s;
   }
+  OptResult best = winner >= 0 ? std::move(results[winner]) : OptResult{};
+  best.evaluations = evaluations;
   return best;
 }
 

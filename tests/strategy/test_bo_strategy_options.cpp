@@ -48,7 +48,10 @@ double fitted_noise(const nlohmann::json& bo) {
 }
 
 int run_kbo(const std::string& args) {
-  const int status = std::system((std::string(KBO_BINARY) + " " + args + " >/dev/null 2>&1").c_str());
+  std::string command = KBO_BINARY " ";  // appended, not a chain of operator+ temporaries (GCC 12
+  command += args;                        // -Warray-bounds false positive)
+  command += " >/dev/null 2>&1";
+  const int status = std::system(command.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
