@@ -22,7 +22,8 @@ int run_report(int argc, char** argv) {
   StudyOptionParser parser(app, kWhere);
   parser.needs_persistent_storage();
   std::string output;
-  app.add_option("-o,--output", output, "the HTML file to write (e.g. report.html)")->required();
+  // --out as well: the bench commands name their output --out, and a user carries the habit over.
+  app.add_option("-o,--output,--out", output, "the HTML file to write (e.g. report.html)")->required();
   parse(app, argc, argv);
   const StudyOptions o = parser.resolve();
   require_persistent_storage(o);

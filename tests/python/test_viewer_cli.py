@@ -48,6 +48,11 @@ def test_report_is_one_self_contained_file_with_the_study(tmp_path, kbo_bin):
     shares = [p["fanova"] for p in a["importance"]]
     assert all(0 <= s <= 1 for s in shares) and sum(shares) + a["interactions"] == __import__("pytest").approx(1.0)
     assert digest(db) == before  # read-only
+    # --out, the bench commands' name for their output, writes the same report.
+    out2 = tmp_path / "report2.html"
+    p = cli(kbo_bin, "report", "--storage", db, "--study", "b", "--out", out2)
+    assert p.stdout.startswith(f"kbo report: wrote {out2} (study 'b', 9 trials,")
+    assert page_data(out2.read_text())["view"]["trials"] == view["trials"]
 
 
 def test_report_bad_input_is_one_line_and_exit_2(tmp_path, kbo_bin):
