@@ -86,6 +86,8 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   require(o.recombination_sets >= 0 && o.recombination_sets <= 20,
           "recombination_sets must be in [0, 20] (0 = no recombination starts)");
   require(o.exploit_beta >= 0.0 && std::isfinite(o.exploit_beta), "exploit_beta must be a finite number >= 0");
+  require(o.early_steps >= 0, "early_steps must be >= 0 (0 = none)");
+  require(o.early_beta >= 0.0 && std::isfinite(o.early_beta), "early_beta must be a finite number >= 0");
   require(o.local_every >= 0, "local_every must be >= 0 (0 = never)");
   require(o.local_above >= 0, "local_above must be >= 0 (0 = from the first BO step)");
   require(o.local_points == 0 || o.local_points >= 3, "local_points must be 0 (auto) or >= 3");

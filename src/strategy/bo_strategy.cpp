@@ -63,6 +63,11 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
     if (chart && !bo.contains("local_noise_cap") && floor < 0.01) bo["local_noise_cap"] = 0.01;
   }
   model_options_ = BOModelOptions::from_json(bo);
+  if (model_options_.early_steps > 0 && !ucb_with_constant_beta())
+    throw InputError("options.bo.early_steps sets UCB's beta for the first BO steps: it needs --acq ucb with "
+                     "--beta-schedule constant (this study has acq '" + config_.acquisition + "', beta schedule '" +
+                     enum_name(config_.beta_schedule) + "')");
+  step_beta_ = config_.beta;
   if (config_.module_options.contains("rkhs_bound") && config_.module_options["rkhs_bound"].is_number())
     rkhs_bound_ = config_.module_options["rkhs_bound"].get<double>();
   unit_ = std::make_shared<UnitCubeSpace>(space_);
@@ -96,6 +101,15 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
     candidates_.push_back(std::move(kernels[k]));
   }
   gp_candidates_.resize(candidates_.size());
+  // A set space with structure chosen by evidence explores first (BOModelOptions::early_steps) unless told:
+  // measured with UCB's constant β only, 10 of 40 BO steps; a shorter known budget gets a quarter of its BO
+  // steps (set_budget).
+  const nlohmann::json bo = config_.module_options.value("bo", nlohmann::json::object());
+  if (!candidates_.empty() && space_->element_layout() && !(bo.is_object() && bo.contains("early_steps")) &&
+      ucb_with_constant_beta()) {
+    model_options_.early_steps = 10;
+    early_steps_scale_with_budget_ = true;
+  }
   // With a choice of structure the smoothness alternative stays out: each candidate is one model.
   if (!candidates_.empty()) alt_kernel_.reset();
 }
@@ -119,6 +133,10 @@ Vec BOStrategy::model_targets(const Vec& y, OutputWarp warp) const {
 GP BOStrategy::new_model(KernelPtr kernel) const {
   return GP(std::move(kernel), config_.fixed_noise.value_or(1e-3), /*normalize=*/gp_standardizes(),
             /*learn_noise=*/!config_.fixed_noise.has_value());
+}
+
+bool BOStrategy::ucb_with_constant_beta() const {
+  return acquisitions().canonical(config_.acquisition) == "ucb" && config_.beta_schedule == BetaSchedule::Constant;
 }
 
 std::optional<double> BOStrategy::endgame_remaining(int trial_index) const {
@@ -167,7 +185,7 @@ std::vector<bool> BOStrategy::fit_constraints(const Mat& U, int trial_index) {
 std::unique_ptr<Acquisition> BOStrategy::make_acquisition(const GP& gp, double incumbent, int n_observed,
                                                          double beta_scale) const {
   const AcquisitionInputs inputs{gp,          incumbent,           n_observed,           space_->dim(),
-                                 config_.beta * beta_scale, config_.beta_schedule, rkhs_bound_};
+                                 step_beta_ * beta_scale, config_.beta_schedule, rkhs_bound_};
   return acquisition_->make(inputs);
 }
 
@@ -346,6 +364,13 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     std::optional<Vec> local_u;
     // The end-game (BOModelOptions::endgame_fraction): the last BO steps of a known budget.
     const std::optional<double> endgame_share = endgame_remaining(trial_index);
+    // Exploration first (BOModelOptions::early_steps): every acquisition of this step takes early_beta.
+    int early_steps = model_options_.early_steps;
+    if (early_steps_scale_with_budget_ && budget_)
+      early_steps = std::min(early_steps, std::max(*budget_ - config_.n_init, 0) / 4);
+    const bool early = !endgame_share && trial_index - config_.n_init < early_steps;
+    step_beta_ = early ? model_options_.early_beta : config_.beta;
+    if (early) info_["early_step"] = true;
     if (endgame_share) info_["endgame"] = {{"mode", enum_name(model_options_.endgame)}, {"remaining_share", *endgame_share}};
     if (is_local_trial(trial_index) && Pu.rows() == 0 && Fu.rows() == 0 && m == 0 && continuous_) {
       // A stalled trust region (local_restart, local_restart_global): this step is global and the region

@@ -251,6 +251,8 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
   if (info.contains("kernel_objectives")) kept["kernel_objectives"] = info["kernel_objectives"];
   if (info.contains("structure_weights")) kept["structure_weights"] = info["structure_weights"];
   if (info.contains("coincident_fallback")) kept["coincident_fallback"] = info["coincident_fallback"];
+  // An exploration-first step (options.bo.early_steps) and the β it took.
+  if (info.value("early_step", false) && info.contains("beta")) kept["early_beta"] = info["beta"];
   // The suggestion repeated an observation (a converged local step, typically) and was replaced by a uniform
   // random point: said, so that a far-away point in the middle of a local search is explained.
   if (info.value("repeat_replaced_by_random", false)) kept["repeat_replaced_by_random"] = true;

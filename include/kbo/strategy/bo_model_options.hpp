@@ -160,6 +160,13 @@ struct EnumNames<PriorMean> {
   /* posterior mean) polished from the incumbent: precise local steps that UCB's exploration never takes. */   \
   X(int, exploit_every, 0)                                                                                     \
   X(double, exploit_beta, 0.0)                                                                                 \
+  /* Exploration first: the first early_steps BO steps (0 ⇒ none) maximise UCB with early_beta instead of */   \
+  /* --beta, the later ones with --beta (UCB with the constant schedule only). A set space with set_kernel */ \
+  /* auto and UCB takes 10 steps at β 16 unless told (at most a quarter of a known budget's BO steps): the */ \
+  /* early steps choose the configuration the run polishes, and wider ones halve k-means' stalls over 60 */   \
+  /* seeds (docs/bench/structure.md, update 14). */                                                           \
+  X(int, early_steps, 0)                                                                                       \
+  X(double, early_beta, 16.0)                                                                                  \
   /* Local trust-region steps (TuRBO-like, Eriksson et al. 2019): every local_every-th BO step (0 ⇒ never) */ \
   /* a GP fitted only to the local_points observations nearest the incumbent (distances in the global */     \
   /* model's lengthscales; 0 ⇒ 5·(D + 1)), with its own target scaling, so that the differences among the */  \

@@ -110,6 +110,7 @@ class BOStrategy : public Strategy {
   Vec model_targets(const Vec& y, OutputWarp warp) const;  // y as the GP sees it (warp, fixed-mean standardisation)
   GP new_model(KernelPtr kernel) const;
   std::unique_ptr<Acquisition> make_acquisition(const GP& gp, double incumbent, int n_observed, double beta_scale = 1.0) const;
+  bool ucb_with_constant_beta() const;  // the acquisition whose β early_steps sets
   // In the end-game of a known budget (BOModelOptions::endgame_fraction): the share of its steps still to
   // come after this trial, in [0, 1); nothing outside it.
   std::optional<double> endgame_remaining(int trial_index) const;
@@ -173,6 +174,8 @@ class BOStrategy : public Strategy {
   double fit_noise_cap_ = 0.0;  // > 0: the noise cap of the fit in progress (a local step's local_noise_cap)
   bool alt_leads_ = false;      // gp_ holds the alternative kernel (it won the last refit)
   double refit_objective_ = 0.0;  // its objective (reported while θ is kept)
+  double step_beta_ = 0.0;        // UCB's β for the step being made: --beta, or early_beta in the first steps
+  bool early_steps_scale_with_budget_ = false;  // the set-space default: at most a quarter of a known budget
   HmcCarry hmc_{0.05, Vec()};   // HMC step size and inverse mass carried from one suggestion to the next
   nlohmann::json info_ = nlohmann::json::object();
   std::optional<int> budget_;   // set_budget
