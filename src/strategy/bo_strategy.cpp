@@ -101,12 +101,14 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
     candidates_.push_back(std::move(kernels[k]));
   }
   gp_candidates_.resize(candidates_.size());
-  // A set space with structure chosen by evidence explores first (BOModelOptions::early_steps) unless told:
-  // measured with UCB's constant β only, 10 of 40 BO steps; a shorter known budget gets a quarter of its BO
-  // steps (set_budget).
+  // A small set space with structure chosen by evidence explores first (BOModelOptions::early_steps) unless
+  // told: measured with UCB's constant β only, 10 of 40 BO steps; a shorter known budget gets a quarter of
+  // its BO steps (set_budget). Up to kEarlyStepsMaxDim coordinates: it won the 8- and 9-coordinate problems
+  // of kbo bench structure over 90 seeds, was level on kbo bench sets' 20- to 640-coordinate ones and lost
+  // blobs k-means (50 coordinates, 0.119 against 0.071; docs/bench/structure.md update 14).
   const nlohmann::json bo = config_.module_options.value("bo", nlohmann::json::object());
-  if (!candidates_.empty() && space_->element_layout() && !(bo.is_object() && bo.contains("early_steps")) &&
-      ucb_with_constant_beta()) {
+  if (!candidates_.empty() && space_->element_layout() && space_->dim() <= kEarlyStepsMaxDim &&
+      !(bo.is_object() && bo.contains("early_steps")) && ucb_with_constant_beta()) {
     model_options_.early_steps = 10;
     early_steps_scale_with_budget_ = true;
   }

@@ -376,9 +376,10 @@ TEST(StructureCli, SetSpacesEndgameInTheSetChart) {
   }
 }
 
-// A set space as a user runs it explores first: its first BO steps take UCB's β 16 (options.bo.early_steps,
-// default 10, at most a quarter of a known budget's BO steps), said per trial as info.early_beta, and the
-// later ones --beta; told 0 steps, or with EI, none does; early_steps with EI is refused with one line.
+// A small set space as a user runs it explores first: its first BO steps take UCB's β 16 (options.bo.
+// early_steps, default 10 up to 12 coordinates, at most a quarter of a known budget's BO steps), said per
+// trial as info.early_beta, and the later ones --beta; told 0 steps, with EI, or above 12 coordinates none
+// does; early_steps with EI is refused with one line.
 TEST(StructureCli, SetSpacesExploreInTheirFirstSteps) {
   TempDir dir("structure_early_steps");
   std::ofstream(dir / "targets.py") << "import sys\nx = [float(a) for a in sys.argv[1:]]\n"
@@ -403,6 +404,14 @@ TEST(StructureCli, SetSpacesExploreInTheirFirstSteps) {
   EXPECT_EQ(early_trials("--iters 12", "b.db"), (std::vector<int>{5, 6, 7}));  // 12: a quarter, 3
   EXPECT_TRUE(early_trials("--iters 12 --options '{\"bo\": {\"early_steps\": 0}}'", "c.db").empty());
   EXPECT_TRUE(early_trials("--iters 12 --acq ei", "d.db").empty());
+  // Above 12 coordinates (here 13 elements of one) the default does not apply: measured to cost there.
+  const CmdResult big = run_kbo("optimize --objective 'python3 " + (dir / "targets.py") +
+                                    " {x}' --space set --set-size 13 --bounds 0:1 --init 5 --iters 4 --seed 1 --json "
+                                    "--storage " + (dir / "f.db"),
+                                dir);
+  ASSERT_EQ(big.code, 0) << big.err;
+  const json bj = big.json();
+  for (const auto& t : bj["trials"]) { EXPECT_FALSE(t.contains("info") && t["info"].contains("early_beta")) << t.dump(); }
   const CmdResult bad = run_kbo(base + "--iters 3 --acq ei --options '{\"bo\": {\"early_steps\": 3}}' --storage " +
                                     (dir / "e.db"),
                                 dir);

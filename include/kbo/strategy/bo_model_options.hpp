@@ -162,9 +162,9 @@ struct EnumNames<PriorMean> {
   X(double, exploit_beta, 0.0)                                                                                 \
   /* Exploration first: the first early_steps BO steps (0 ⇒ none) maximise UCB with early_beta instead of */   \
   /* --beta, the later ones with --beta (UCB with the constant schedule only). A set space with set_kernel */ \
-  /* auto and UCB takes 10 steps at β 16 unless told (at most a quarter of a known budget's BO steps): the */ \
-  /* early steps choose the configuration the run polishes, and wider ones halve k-means' stalls over 60 */   \
-  /* seeds (docs/bench/structure.md, update 14). */                                                           \
+  /* auto and UCB of at most 12 coordinates (m·d) takes 10 steps at β 16 unless told (at most a quarter */  \
+  /* of a known budget's BO steps): the early steps choose the configuration the run polishes, and wider */   \
+  /* ones nearly halve k-means' stalls over 90 seeds (docs/bench/structure.md, update 14). */                \
   X(int, early_steps, 0)                                                                                       \
   X(double, early_beta, 16.0)                                                                                  \
   /* Local trust-region steps (TuRBO-like, Eriksson et al. 2019): every local_every-th BO step (0 ⇒ never) */ \

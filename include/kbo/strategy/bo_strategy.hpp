@@ -176,6 +176,7 @@ class BOStrategy : public Strategy {
   double refit_objective_ = 0.0;  // its objective (reported while θ is kept)
   double step_beta_ = 0.0;        // UCB's β for the step being made: --beta, or early_beta in the first steps
   bool early_steps_scale_with_budget_ = false;  // the set-space default: at most a quarter of a known budget
+  static constexpr int kEarlyStepsMaxDim = 12;  // the set-space default applies up to m·d coordinates
   HmcCarry hmc_{0.05, Vec()};   // HMC step size and inverse mass carried from one suggestion to the next
   nlohmann::json info_ = nlohmann::json::object();
   std::optional<int> budget_;   // set_budget
