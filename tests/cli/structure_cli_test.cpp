@@ -84,6 +84,17 @@ void write_facility(const TempDir& dir) {
                                         "print(repr(sum(min(math.hypot(p-a, q-b) for a, b in f) for p, q in d) / len(d)))\n";
 }
 
+// Three points on [0, 1] nearest to three targets (argv): the optimum, 0, has distinct elements.
+void write_targets(const TempDir& dir) {
+  std::ofstream(dir / "targets.py") << "import sys\nx = [float(a) for a in sys.argv[1:]]\n"
+                                       "print(repr(sum(min((t - a)**2 for a in x) for t in (0.15, 0.5, 0.85))))\n";
+}
+
+// `kbo optimize` on the targets objective over a set space; the caller adds the set size and the rest.
+std::string optimize_targets(const TempDir& dir) {
+  return "optimize --objective 'python3 " + (dir / "targets.py") + " {x}' --space set ";
+}
+
 // BO suggestions (trials after the initial 5) with two elements within tol of each other.
 int pair_coincident_suggestions(const json& j, double tol) {
   int n = 0;
@@ -356,11 +367,8 @@ TEST(StructureCli, InvariantModelsEndgameInTheChart) {
 // auto models them; told not to chart, they are taken on the canonical vectors.
 TEST(StructureCli, SetSpacesEndgameInTheSetChart) {
   TempDir dir("structure_set_chart");
-  // Three points on [0, 1] nearest to three targets: the optimum, 0, has distinct elements.
-  std::ofstream(dir / "targets.py") << "import sys\nx = [float(a) for a in sys.argv[1:]]\n"
-                                       "print(repr(sum(min((t - a)**2 for a in x) for t in (0.15, 0.5, 0.85))))\n";
-  const std::string base = "optimize --objective 'python3 " + (dir / "targets.py") +
-                           " {x}' --space set --set-size 3 --bounds 0:1 --init 5 --iters 15 --seed 1 --json ";
+  write_targets(dir);
+  const std::string base = optimize_targets(dir) + "--set-size 3 --bounds 0:1 --init 5 --iters 15 --seed 1 --json ";
   for (const bool chart : {true, false}) {
     const std::string told = chart ? "" : " --options '{\"bo\": {\"local_chart\": false}}'";
     const CmdResult r = run_kbo(base + "--storage " + (dir / (chart ? "c.db" : "r.db")) + told, dir);
@@ -382,10 +390,8 @@ TEST(StructureCli, SetSpacesEndgameInTheSetChart) {
 // does; early_steps with EI is refused with one line.
 TEST(StructureCli, SetSpacesExploreInTheirFirstSteps) {
   TempDir dir("structure_early_steps");
-  std::ofstream(dir / "targets.py") << "import sys\nx = [float(a) for a in sys.argv[1:]]\n"
-                                       "print(repr(sum(min((t - a)**2 for a in x) for t in (0.15, 0.5, 0.85))))\n";
-  const std::string base = "optimize --objective 'python3 " + (dir / "targets.py") +
-                           " {x}' --space set --set-size 3 --bounds 0:1 --init 5 --seed 1 --json ";
+  write_targets(dir);
+  const std::string base = optimize_targets(dir) + "--set-size 3 --bounds 0:1 --init 5 --seed 1 --json ";
   auto early_trials = [&](const std::string& args, const std::string& db) {
     const CmdResult r = run_kbo(base + args + " --storage " + (dir / db), dir);
     EXPECT_EQ(r.code, 0) << r.err;
@@ -405,10 +411,8 @@ TEST(StructureCli, SetSpacesExploreInTheirFirstSteps) {
   EXPECT_TRUE(early_trials("--iters 12 --options '{\"bo\": {\"early_steps\": 0}}'", "c.db").empty());
   EXPECT_TRUE(early_trials("--iters 12 --acq ei", "d.db").empty());
   // Above 12 coordinates (here 13 elements of one) the default does not apply: measured to cost there.
-  const CmdResult big = run_kbo("optimize --objective 'python3 " + (dir / "targets.py") +
-                                    " {x}' --space set --set-size 13 --bounds 0:1 --init 5 --iters 4 --seed 1 --json "
-                                    "--storage " + (dir / "f.db"),
-                                dir);
+  const CmdResult big = run_kbo(optimize_targets(dir) + "--set-size 13 --bounds 0:1 --init 5 --iters 4 --seed 1 "
+                                "--json --storage " + (dir / "f.db"), dir);
   ASSERT_EQ(big.code, 0) << big.err;
   const json bj = big.json();
   for (const auto& t : bj["trials"]) { EXPECT_FALSE(t.contains("info") && t["info"].contains("early_beta")) << t.dump(); }
@@ -424,12 +428,9 @@ TEST(StructureCli, SetSpacesExploreInTheirFirstSteps) {
 // the incumbent's (the trial's kernel names its centre), and the 3-point target problem is solved.
 TEST(StructureCli, AlignedSetKernelSolvesTheTargetProblem) {
   TempDir dir("structure_set_aligned");
-  std::ofstream(dir / "targets.py") << "import sys\nx = [float(a) for a in sys.argv[1:]]\n"
-                                       "print(repr(sum(min((t - a)**2 for a in x) for t in (0.15, 0.5, 0.85))))\n";
-  const CmdResult r = run_kbo("optimize --objective 'python3 " + (dir / "targets.py") +
-                                  " {x}' --space set --set-size 3 --bounds 0:1 --set-kernel aligned --init 5 "
-                                  "--iters 15 --seed 2 --json --storage " + (dir / "a.db"),
-                              dir);
+  write_targets(dir);
+  const CmdResult r = run_kbo(optimize_targets(dir) + "--set-size 3 --bounds 0:1 --set-kernel aligned --init 5 "
+                              "--iters 15 --seed 2 --json --storage " + (dir / "a.db"), dir);
   ASSERT_EQ(r.code, 0) << r.err;
   const json j = r.json();
   ASSERT_EQ(j["n_complete"].get<int>(), 20);
