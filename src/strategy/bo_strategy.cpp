@@ -372,7 +372,6 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
       early_steps = std::min(early_steps, std::max(*budget_ - config_.n_init, 0) / 4);
     const bool early = !endgame_share && trial_index - config_.n_init < early_steps;
     step_beta_ = early ? model_options_.early_beta : config_.beta;
-    if (early) info_["early_step"] = true;
     if (endgame_share) info_["endgame"] = {{"mode", enum_name(model_options_.endgame)}, {"remaining_share", *endgame_share}};
     if (is_local_trial(trial_index) && Pu.rows() == 0 && Fu.rows() == 0 && m == 0 && continuous_) {
       // A stalled trust region (local_restart, local_restart_global): this step is global and the region
@@ -454,7 +453,10 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     if (!candidates_.empty()) info_["kernel_choice"] = step_kernel;  // a structure chosen by evidence
     info_["fit_objective"] = objective;
     if (!local_u) info_["acq_value"] = res.value;
-    if (auto* ucb = dynamic_cast<const UpperConfidenceBound*>(acq.get())) info_["beta"] = ucb->beta();
+    if (auto* ucb = dynamic_cast<const UpperConfidenceBound*>(acq.get())) {
+      info_["beta"] = ucb->beta();
+      if (early && !exploit) info_["early_step"] = true;  // an exploitation step takes exploit_beta instead
+    }
     info_["fit_seconds"] = fit_seconds;
     info_["acq_seconds"] = seconds_since(t1);
     info_["n_fantasies"] = fantasy && fantasy_ != FantasyMode::None ? pending.rows() : 0;
