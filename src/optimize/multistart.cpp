@@ -61,7 +61,7 @@ void canonical(const Space& space, Vec& x) {
 /// through it).
 template <class ScoreBatch>
 OptResult maximize_impl(const Objective& f, ScoreBatch&& score_batch, bool batched, const Space& space,
-                        const AcqOptimizerOptions& o, const Mat& extra) {
+                        const AcqOptimizerOptions& o, const Mat& extra, const Admissible& admissible = {}) {
   validate(space, o, extra);
   const Box& box = space.bounds();
   const int D = space.dim();
@@ -148,15 +148,41 @@ OptResult maximize_impl(const Objective& f, ScoreBatch&& score_batch, bool batch
 
   parallel_for(S, threads, run_one);  // an exception of start s is rethrown after all starts ran (lowest s)
 
-  // Fixed-order reduction: the lowest start among the best values wins. The winner is moved out whole
-  // (no element-wise copy into a growing result, which GCC 12 misreads as a use after free).
-  int winner = -1;
+  // Fixed-order reduction: the lowest start among the best values wins, an admissible one before any other.
+  // The winner is moved out whole (no element-wise copy into a growing result, which GCC 12 misreads as a use
+  // after free).
+  int winner = -1, refused = 0;
+  bool winner_ok = false;
   for (int s = 0; s < S; ++s) {
     evaluations += results[s].evaluations;
-    if (winner < 0 || results[s].value > results[winner].value) winner = s;
+    const bool ok = !admissible || admissible(results[s].x);
+    refused += !ok;
+    if (winner < 0 || (ok && !winner_ok) || (ok == winner_ok && results[s].value > results[winner].value)) {
+      winner = s;
+      winner_ok = ok;
+    }
+  }
+  if (winner >= 0 && !winner_ok) {
+    // Every start climbed into the refused region: the best admissible start as it was before polishing.
+    int back = -1;
+    double back_value = kNegInf;
+    for (int s = 0; s < S; ++s) {
+      if (!admissible(starts[s])) continue;
+      const double v = nan_to_worst(f(starts[s], nullptr));
+      ++evaluations;
+      if (back < 0 || v > back_value) {
+        back = s;
+        back_value = v;
+      }
+    }
+    if (back >= 0) {
+      results[winner].x = starts[back];
+      results[winner].value = back_value;
+    }
   }
   OptResult best = winner >= 0 ? std::move(results[winner]) : OptResult{};
   best.evaluations = evaluations;
+  best.inadmissible = refused;
   return best;
 }
 
@@ -167,14 +193,14 @@ AcqOptimizerType parse_acq_optimizer(const std::string& name) {
 }
 
 OptResult maximize_acquisition(const Acquisition& acq, const Space& space, const AcqOptimizerOptions& options,
-                               const Mat& extra_starts) {
+                               const Mat& extra_starts, const Admissible& admissible) {
   const std::vector<bool> discrete = space.discrete_coordinates();
   if (std::find(discrete.begin(), discrete.end(), true) == discrete.end()) {
     const Objective f = [&acq](const Vec& x, Vec* grad) {
       return grad ? acq.value_and_gradient(x, *grad) : acq.value(x);
     };
     auto score = [&acq](const Mat& X) { return acq.values(X); };
-    return maximize_impl(f, score, true, space, options, extra_starts);
+    return maximize_impl(f, score, true, space, options, extra_starts, admissible);
   }
   // Mixed space (kbo/optimize/mixed_search.hpp): the acquisition read through the space's rounding, flat
   // (zero gradient) along discrete coordinates, then a local search over discrete neighbours.
@@ -197,7 +223,7 @@ OptResult maximize_acquisition(const Acquisition& acq, const Space& space, const
     }
     return acq.values(C);
   };
-  OptResult best = maximize_impl(f, score, true, space, options, extra_starts);
+  OptResult best = maximize_impl(f, score, true, space, options, extra_starts, admissible);
   if (!best.x.allFinite() || !std::isfinite(best.value)) return best;
   return discrete_local_search(f, score, space, std::move(best), options.max_evaluations);
 }

@@ -106,11 +106,19 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
   // its BO steps (set_budget). Up to kEarlyStepsMaxDim coordinates: it won the 8- and 9-coordinate problems
   // of kbo bench structure over 90 seeds, was level on kbo bench sets' 20- to 640-coordinate ones and lost
   // blobs k-means (50 coordinates, 0.119 against 0.071; docs/bench/structure.md update 14).
+  // The same spaces refuse sets with coincident elements unless told (BOModelOptions::avoid_coincident): the
+  // wide early steps chase the orbit average's variance ridge, and refusing it won k-means and covering over
+  // 90 seeds; on kbo bench sets' larger sets, whose objectives reward coincident elements, it lost
+  // (docs/bench/structure.md update 15).
   const nlohmann::json bo = config_.module_options.value("bo", nlohmann::json::object());
+  const bool told = bo.is_object();
   if (!candidates_.empty() && space_->element_layout() && space_->dim() <= kEarlyStepsMaxDim &&
-      !(bo.is_object() && bo.contains("early_steps")) && ucb_with_constant_beta()) {
-    model_options_.early_steps = 10;
-    early_steps_scale_with_budget_ = true;
+      ucb_with_constant_beta()) {
+    if (!(told && bo.contains("early_steps"))) {
+      model_options_.early_steps = 10;
+      early_steps_scale_with_budget_ = true;
+    }
+    if (!(told && bo.contains("avoid_coincident"))) model_options_.avoid_coincident = true;
   }
   // With a choice of structure the smoothness alternative stays out: each candidate is one model.
   if (!candidates_.empty()) alt_kernel_.reset();
@@ -433,7 +441,14 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
         incumbent_start.conservativeResize(1 + moves.rows(), Eigen::NoChange);
         incumbent_start.bottomRows(moves.rows()) = moves;
       }
-      res = maximize_acquisition(*acq, *unit_, opt, incumbent_start);
+      // A set with two coincident elements is refused unless the incumbent has them too (then the objective
+      // rewards them): BOModelOptions::avoid_coincident.
+      Admissible admissible;
+      if (model_options_.avoid_coincident && space_->element_layout() &&
+          !space_->has_coincident_elements(unit_->from_unit(U.row(best).transpose())))
+        admissible = [this](const Vec& v) { return !space_->has_coincident_elements(unit_->from_unit(v)); };
+      res = maximize_acquisition(*acq, *unit_, opt, incumbent_start, admissible);
+      if (res.inadmissible > 0) info_["coincident_refused"] = res.inadmissible;
     }
     u = res.x;
     std::string step_kernel = model_name_;  // the kernel whose model took this step

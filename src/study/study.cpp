@@ -251,6 +251,8 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
   if (info.contains("kernel_objectives")) kept["kernel_objectives"] = info["kernel_objectives"];
   if (info.contains("structure_weights")) kept["structure_weights"] = info["structure_weights"];
   if (info.contains("coincident_fallback")) kept["coincident_fallback"] = info["coincident_fallback"];
+  // Polished acquisition starts refused as sets with coincident elements (options.bo.avoid_coincident).
+  if (info.contains("coincident_refused")) kept["coincident_refused"] = info["coincident_refused"];
   // An exploration-first step (options.bo.early_steps) and the β it took.
   if (info.value("early_step", false) && info.contains("beta")) kept["early_beta"] = info["beta"];
   // The suggestion repeated an observation (a converged local step, typically) and was replaced by a uniform

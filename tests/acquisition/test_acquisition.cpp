@@ -312,3 +312,61 @@ TEST(Acquisition, MixtureUcbIsTheUcbOfTheMixturesMoments) {
   EXPECT_THROW(kbo::MixtureUpperConfidenceBound({&a, nullptr}, {1.0, 1.0}, 4.0), kbo::InputError);
   EXPECT_THROW(kbo::MixtureUpperConfidenceBound({&a, &b}, {1.0, 1.0}, -1.0), kbo::InputError);
 }
+
+namespace {
+// Two Gaussian bumps on the unit square: the higher at (0.2, 0.2), value 1, the lower at (0.75, 0.7), value 0.5.
+class TwoBumps : public kbo::Acquisition {
+ public:
+  double value(const Vec& x) const override {
+    Vec g;
+    return value_and_gradient(x, g);
+  }
+  double value_and_gradient(const Vec& x, Vec& grad) const override {
+    const Vec a = x - high_, b = x - low_;
+    const double ea = std::exp(-a.squaredNorm() / 0.02), eb = 0.5 * std::exp(-b.squaredNorm() / 0.02);
+    grad = -(ea * a + eb * b) / 0.01;
+    return ea + eb;
+  }
+  Vec high_ = (Vec(2) << 0.2, 0.2).finished(), low_ = (Vec(2) << 0.75, 0.7).finished();
+};
+}  // namespace
+
+// maximize_acquisition with an admissible region: starts that climb into the refused region are dropped and the
+// best admissible polished start wins (the lower bump's top, to the optimiser's precision), with the refused
+// starts counted; when everything it polishes is refused, the best admissible start as drawn; with nothing
+// admissible at all, the plain maximum.
+TEST(Acquisition, MaximizeAcquisitionKeepsToTheAdmissibleRegion) {
+  const TwoBumps acq;
+  const kbo::BoxSpace space(kbo::Box::unit(2));
+  kbo::AcqOptimizerOptions o;
+  o.seed = 4;
+  o.raw_samples = 256;
+  o.num_starts = 8;
+  o.threads = 1;
+  const auto plain = kbo::maximize_acquisition(acq, space, o);
+  EXPECT_NEAR(plain.x[0], 0.2, 1e-4);
+  EXPECT_NEAR(plain.value, 1.0, 1e-6);
+  EXPECT_EQ(plain.inadmissible, 0);
+
+  // Starts: the Sobol candidates (all on the higher bump here) and two extra ones, one on each bump.
+  Mat starts(2, 2);
+  starts << 0.25, 0.25, 0.7, 0.65;
+  const auto far_from_high = [&](const Vec& x) { return (x - acq.high_).norm() > 0.1; };
+  const auto r = kbo::maximize_acquisition(acq, space, o, starts, far_from_high);
+  EXPECT_TRUE(far_from_high(r.x));
+  EXPECT_NEAR(r.x[0], 0.75, 1e-3);
+  EXPECT_NEAR(r.x[1], 0.7, 1e-3);
+  EXPECT_NEAR(r.value, 0.5, 1e-6);
+  EXPECT_EQ(r.inadmissible, o.num_starts + 1);  // every start but the one on the lower bump climbed the higher
+
+  // Only a thin band is admissible, where no polished start ends (the extra start in it climbs out towards the
+  // lower bump): the band's start as given, unpolished.
+  const auto band = [](const Vec& x) { return x[0] > 0.96; };
+  const Vec in_band = (Vec(2) << 0.98, 0.5).finished();
+  const auto s = kbo::maximize_acquisition(acq, space, o, in_band.transpose(), band);
+  EXPECT_EQ(s.inadmissible, o.num_starts + 1);
+  EXPECT_EQ(s.x, in_band);
+  EXPECT_NEAR(s.value, acq.value(in_band), 1e-12);
+  const auto none = kbo::maximize_acquisition(acq, space, o, Mat(), [](const Vec&) { return false; });
+  EXPECT_NEAR(none.value, plain.value, 1e-9);
+}

@@ -1,6 +1,7 @@
 #pragma once
 // Acquisition maximisation front-end: multi-start (Sobol candidates → best few → L-BFGS polish with
 // analytic gradients, in parallel over the machine's cores), CMA-ES (multi-start) or DIRECT.
+#include <functional>
 #include <string>
 
 #include "kbo/acquisition/acquisition.hpp"
@@ -38,10 +39,16 @@ struct AcqOptimizerOptions {
 /// visit_fields(object, visitor): visitor(name, field) for every field of the list, in order.
 KBO_VISIT_FIELDS(AcqOptimizerOptions, KBO_ACQ_OPTIMIZER_FIELDS)
 
+/// Which points the caller accepts as a result (empty: all).
+using Admissible = std::function<bool(const Vec&)>;
+
 /// Maximises `acq` over `space` (its box; candidates and results canonicalised by the space).
 /// `extra_starts` (e.g. the incumbent, rows) are always among the starting points.
+/// With `admissible`, the result is the best polished start it accepts; when it refuses every one (they all
+/// climbed into the refused region), the best accepted start before polishing; only when it refuses those
+/// too, the best of all. OptResult::inadmissible counts the refused polished starts. DIRECT ignores it.
 OptResult maximize_acquisition(const Acquisition& acq, const Space& space, const AcqOptimizerOptions& options,
-                               const Mat& extra_starts = Mat());
+                               const Mat& extra_starts = Mat(), const Admissible& admissible = {});
 
 /// Same, for a plain objective (used e.g. by A-GP-UCB's inner searches and KFO). With MultiStart the
 /// objective must fill the gradient (L-BFGS); use Cmaes or Direct for gradient-free objectives. With

@@ -16,6 +16,7 @@ struct OptResult {
   Vec x;
   double value = -std::numeric_limits<double>::infinity();
   int evaluations = 0;
+  int inadmissible = 0;  // maximize_acquisition with a predicate: polished starts it refused
 };
 
 /// L-BFGS with bound constraints (NLopt LD_LBFGS), from x0.

@@ -239,6 +239,14 @@ struct EnumNames<PriorMean> {
   /* average's variance ridge) while the incumbent has none is taken by the sliced kernel instead. Off: it */  \
   /* fixes facility location's stalled seeds but costs k-means and covering (structure.md, update 5). */      \
   X(bool, coincident_fallback, false)                                                                          \
+  /* Sets: the acquisition's result is never a set with two coincident elements (Space::has_coincident_ */  \
+  /* elements) while the incumbent has none: such a set is a fixed point of the element swaps, where every */ \
+  /* invariant model's acquisition is stationary and its variance often peaks (the orbit average's ridge), */ \
+  /* not what the data show. The best polished start that is not one takes the step, else the best start */  \
+  /* as drawn. On by default where early_steps is (set_kernel auto, UCB, at most 12 coordinates): it won */   \
+  /* k-means and covering there; on larger sets whose objectives reward coincident elements (kbo bench */    \
+  /* sets' synthetic ones) it lost (docs/bench/structure.md, update 15). */                                   \
+  X(bool, avoid_coincident, false)                                                                             \
   /* Sets: the acquisition optimiser also starts from the incumbent with one element moved (each in turn) */ \
   /* to where the acquisition is highest for it: the swap moves of k-medoids-style local search. */           \
   X(bool, element_moves, false)                                                                              \
