@@ -260,7 +260,8 @@ std::vector<OptionSpec> build_table() {
       "vector of each set's elements paired with the incumbent's (aligned: the fastest), or auto = average, "
       "sliced (for elements of at most 8 coordinates) and sorted, the highest log marginal likelihood models at "
       "every refit; with auto, UCB and at most 12 coordinates the first 10 BO steps explore with beta 16 "
-      "(options.bo.early_steps, early_beta)",
+      "(options.bo.early_steps, early_beta) and no BO step suggests two coincident elements unless the best set "
+      "has them (options.bo.avoid_coincident)",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.set_kernel = one_of<SetKernelType>("set_kernel", v); });
   add("set-L", K::Int, kStrategy, "set_L", "subset size L of the approximate set kernel (0 = m)",
       [](StudyOptions& o, const nlohmann::json& v) { o.strategy.set_L = static_cast<int>(int_in("set_L", v, 0, 1000000)); });
