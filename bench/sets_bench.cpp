@@ -57,6 +57,7 @@ StrategyConfig bo_config(const SetsBenchOptions& o, std::uint64_t seed) {
   c.acq_optimizer.type = AcqOptimizerType::Cmaes;
   c.acq_optimizer.num_starts = 4;
   c.acq_optimizer.raw_samples = 256;
+  c.module_options = o.module_options;
   return c;
 }
 }  // namespace

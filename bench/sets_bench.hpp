@@ -25,6 +25,9 @@ struct SetsBenchOptions {
   std::vector<std::string> clustering_tasks;
   int clustering_budget = 40;
   std::uint64_t seed = 0;
+  /// Module options as `kbo optimize --options` takes them, for every BO method (the pinned methods' own
+  /// settings give way to them).
+  nlohmann::json module_options = nlohmann::json::object();
 };
 
 /// Table 1: k̃_set of two sets of 1000 standard-normal 50-d points vs L (Algorithm 1 and, for contrast,

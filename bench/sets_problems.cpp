@@ -103,10 +103,12 @@ std::unique_ptr<Strategy> make_set_method(const std::string& method, const SetPr
                                           const StrategyConfig& base_config) {
   if (method == "default") {
     // What `kbo optimize --space set --set-size m` does with every other setting at its default (the
-    // product's model, set kernel, acquisition and optimiser); only the seed and initial design size kept.
+    // product's model, set kernel, acquisition and optimiser); only the seed, initial design size and the
+    // user's module options (kbo bench sets --options) kept.
     StrategyConfig d;
     d.seed = base_config.seed;
     d.n_init = base_config.n_init;
+    d.module_options = base_config.module_options;
     return make_strategy(d, std::make_shared<SetSpace>(problem.m, problem.element_box));
   }
   StrategyConfig c = base_config;

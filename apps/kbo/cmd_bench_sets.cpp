@@ -35,7 +35,16 @@ int run_bench_sets(int argc, char** argv) {
   app.add_option("--clustering-methods", cmethods, "clustering BO methods: comma list of vector,split,set,approx-L,default");
   app.add_option("--clustering-tasks", ctasks, "clustering tasks: comma list of blobs_kmeans,blobs_gmm,digits_kmeans (default: all)");
   app.add_option("--seed", o.seed, "base seed");
+  std::string options;
+  app.add_option("--options", options,
+                 "module options as `kbo optimize --options` takes them, for every BO method, e.g. "
+                 "'{\"bo\": {\"avoid_coincident\": true}}'");
   kbo::cli::parse(app, argc, argv);
+  if (!options.empty()) {
+    o.module_options = nlohmann::json::parse(options, nullptr, /*allow_exceptions=*/false);
+    if (!o.module_options.is_object())
+      throw kbo::InputError("--options must be a JSON object of sections, e.g. '{\"bo\": {\"avoid_coincident\": true}}'");
+  }
   o.parts = split_list(parts);
   for (const auto& p : o.parts)
     if (p != "table1" && p != "synthetic" && p != "clustering" && p != "perf")
@@ -57,7 +66,7 @@ int run_bench_sets(int argc, char** argv) {
   if (has("clustering")) all["clustering"] = kbo::bench::run_sets_clustering(o, md), std::cerr << "clustering done\n";
   all["options"] = {{"seeds", o.seeds}, {"budget", o.budget}, {"clustering_budget", o.clustering_budget},
                     {"n_init", o.n_init}, {"table1_draws", o.table1_draws}, {"baseline_runs", o.baseline_runs},
-                    {"seed", o.seed}, {"clustering_tasks", o.clustering_tasks}};
+                    {"seed", o.seed}, {"clustering_tasks", o.clustering_tasks}, {"module_options", o.module_options}};
   all["machine"] = kbo::bench::machine_description();
   kbo::bench::write_text(o.out_dir + "/results.json", all.dump(1) + "\n");
   kbo::bench::write_text(o.out_dir + "/results.md", md);

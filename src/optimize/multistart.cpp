@@ -81,14 +81,21 @@ OptResult maximize_impl(const Objective& f, ScoreBatch&& score_batch, bool batch
     canonical(space, r.x);
     r.value = nan_to_worst(f(r.x, nullptr));
     ++r.evaluations;
+    // An extra start replaces DIRECT's point when it scores higher, or when it is admissible and the point not.
+    bool ok = !admissible || admissible(r.x);
+    r.inadmissible = !ok;
     if (starts_extra.rows() > 0) {
       const Vec v = score_batch(starts_extra);
       r.evaluations += static_cast<int>(v.size());
-      for (Eigen::Index i = 0; i < v.size(); ++i)
-        if (nan_to_worst(v[i]) > r.value) {
+      for (Eigen::Index i = 0; i < v.size(); ++i) {
+        const Vec xi = starts_extra.row(i).transpose();
+        const bool ok_i = !admissible || admissible(xi);
+        if ((ok_i && !ok) || (ok_i == ok && nan_to_worst(v[i]) > r.value)) {
           r.value = v[i];
-          r.x = starts_extra.row(i).transpose();
+          r.x = xi;
+          ok = ok_i;
         }
+      }
     }
     return r;
   }

@@ -186,15 +186,21 @@ kbo::GP medium_gp() {
   return gp;
 }
 
+// Multi-start options on one thread: `raw_samples` Sobol candidates, the best `num_starts` polished.
+kbo::AcqOptimizerOptions serial_multistart(std::uint64_t seed, int raw_samples, int num_starts) {
+  kbo::AcqOptimizerOptions o;
+  o.seed = seed;
+  o.raw_samples = raw_samples;
+  o.num_starts = num_starts;
+  o.threads = 1;
+  return o;
+}
+
 TEST(Acquisition, MaximizeAcquisitionDeterministicAndBeatsItsCandidates) {
   const kbo::GP gp = medium_gp();
   kbo::UpperConfidenceBound ucb(gp, 4.0);
   kbo::BoxSpace space(kbo::Box::unit(3));
-  kbo::AcqOptimizerOptions o;
-  o.seed = 9;
-  o.raw_samples = 256;
-  o.num_starts = 5;
-  o.threads = 1;
+  kbo::AcqOptimizerOptions o = serial_multistart(9, 256, 5);
   const auto a = kbo::maximize_acquisition(ucb, space, o);
   o.threads = 2;
   const auto b = kbo::maximize_acquisition(ucb, space, o);
@@ -334,15 +340,11 @@ class TwoBumps : public kbo::Acquisition {
 // maximize_acquisition with an admissible region: starts that climb into the refused region are dropped and the
 // best admissible polished start wins (the lower bump's top, to the optimiser's precision), with the refused
 // starts counted; when everything it polishes is refused, the best admissible start as drawn; with nothing
-// admissible at all, the plain maximum.
+// admissible at all, the plain maximum; DIRECT's refused point gives way to an accepted extra start.
 TEST(Acquisition, MaximizeAcquisitionKeepsToTheAdmissibleRegion) {
   const TwoBumps acq;
   const kbo::BoxSpace space(kbo::Box::unit(2));
-  kbo::AcqOptimizerOptions o;
-  o.seed = 4;
-  o.raw_samples = 256;
-  o.num_starts = 8;
-  o.threads = 1;
+  kbo::AcqOptimizerOptions o = serial_multistart(4, 256, 8);
   const auto plain = kbo::maximize_acquisition(acq, space, o);
   EXPECT_NEAR(plain.x[0], 0.2, 1e-4);
   EXPECT_NEAR(plain.value, 1.0, 1e-6);
@@ -369,4 +371,11 @@ TEST(Acquisition, MaximizeAcquisitionKeepsToTheAdmissibleRegion) {
   EXPECT_NEAR(s.value, acq.value(in_band), 1e-12);
   const auto none = kbo::maximize_acquisition(acq, space, o, Mat(), [](const Vec&) { return false; });
   EXPECT_NEAR(none.value, plain.value, 1e-9);
+
+  // DIRECT: its point (the higher top) is refused, so the accepted extra start takes its place, unpolished.
+  o.type = kbo::AcqOptimizerType::Direct;
+  o.max_evaluations = 2000;
+  const auto direct = kbo::maximize_acquisition(acq, space, o, starts, far_from_high);
+  EXPECT_EQ(direct.x, starts.row(1).transpose());
+  EXPECT_EQ(direct.inadmissible, 1);
 }

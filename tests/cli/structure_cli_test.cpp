@@ -562,3 +562,19 @@ TEST(StructureCli, BenchRecordsTheMachineAndListsItsMethods) {
 
 }  // namespace
 }  // namespace kbo::test
+
+// `kbo bench sets --options` hands module options to every BO method, as `kbo bench structure --options` does:
+// recorded in results.json, and a key the model does not have is refused in one line, exit 2, naming it.
+TEST(StructureCli, SetsBenchTakesModuleOptions) {
+  TempDir dir("sets_bench_options");
+  const std::string base = "bench sets --parts synthetic --methods default,set --seeds 1 --budget 7 --out " + (dir / "out");
+  const CmdResult r = run_kbo(base + " --options '{\"bo\": {\"avoid_coincident\": true}}'", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(dir / "out/results.json");
+  const json res = json::parse(in);
+  EXPECT_EQ(res["options"]["module_options"]["bo"]["avoid_coincident"], true) << res["options"].dump();
+  const CmdResult bad = run_kbo(base + " --options '{\"bo\": {\"avoid_coincidents\": true}}'", dir);
+  EXPECT_EQ(bad.code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("avoid_coincidents"), std::string::npos) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}

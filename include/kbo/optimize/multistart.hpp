@@ -46,7 +46,8 @@ using Admissible = std::function<bool(const Vec&)>;
 /// `extra_starts` (e.g. the incumbent, rows) are always among the starting points.
 /// With `admissible`, the result is the best polished start it accepts; when it refuses every one (they all
 /// climbed into the refused region), the best accepted start before polishing; only when it refuses those
-/// too, the best of all. OptResult::inadmissible counts the refused polished starts. DIRECT ignores it.
+/// too, the best of all. OptResult::inadmissible counts the refused polished starts. DIRECT: its point if
+/// accepted, else the best accepted extra start (inadmissible 1).
 OptResult maximize_acquisition(const Acquisition& acq, const Space& space, const AcqOptimizerOptions& options,
                                const Mat& extra_starts = Mat(), const Admissible& admissible = {});
 
