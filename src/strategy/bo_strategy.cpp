@@ -216,6 +216,8 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
                      "--invariant-kernel auto); this model has one kernel");
   if ((model_options_.pair_moves || model_options_.recombination_sets > 0) && !space_->element_layout())
     throw InputError("options.bo.pair_moves and recombination_sets act on set spaces only (--space set)");
+  if (model_options_.avoid_coincident && !space_->element_layout())
+    throw InputError("options.bo.avoid_coincident acts on set spaces only (--space set)");
 
   Vec u;
   if (trial_index < config_.n_init) {

@@ -251,16 +251,18 @@ TEST(StructureCli, PairMovesAndRecombinationOptionsRunAndAreChecked) {
   }
 }
 
-// … and on a box space (no elements to move) they are refused, not ignored.
+// … and on a box space (no elements) they, and the refusal of coincident elements, are refused, not ignored.
 TEST(StructureCli, PairMovesOnABoxSpaceAreRefused) {
   TempDir dir("structure_pairs_box");
   write_facility(dir);
-  const CmdResult bad = run_kbo("optimize --objective 'python3 " + (dir / "facility.py") +
-                                    " {x}' --bounds 0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1 --init 5 --iters 2 --seed 2 --storage " +
-                                    (dir / "b.db") + " --options '{\"bo\": {\"pair_moves\": true}}'", dir);
-  EXPECT_EQ(bad.code, 2) << bad.err;
-  EXPECT_NE(bad.err.find("pair_moves"), std::string::npos) << bad.err;
-  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  for (const std::string key : {"pair_moves", "avoid_coincident"}) {
+    const CmdResult bad = run_kbo("optimize --objective 'python3 " + (dir / "facility.py") +
+                                      " {x}' --bounds 0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1 --init 5 --iters 2 --seed 2 --storage " +
+                                      (dir / (key + ".db")) + " --options '{\"bo\": {\"" + key + "\": true}}'", dir);
+    EXPECT_EQ(bad.code, 2) << bad.err;
+    EXPECT_NE(bad.err.find(key), std::string::npos) << bad.err;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  }
 }
 
 // options.bo.structure_averaging (docs/bench/structure.md update 8), run as a user would: every BO trial of
