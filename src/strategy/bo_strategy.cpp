@@ -111,14 +111,13 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
   // 90 seeds; on kbo bench sets' larger sets, whose objectives reward coincident elements, it lost
   // (docs/bench/structure.md update 15).
   const nlohmann::json bo = config_.module_options.value("bo", nlohmann::json::object());
-  const bool told = bo.is_object();
   if (!candidates_.empty() && space_->element_layout() && space_->dim() <= kEarlyStepsMaxDim &&
       ucb_with_constant_beta()) {
-    if (!(told && bo.contains("early_steps"))) {
+    if (!bo.contains("early_steps")) {
       model_options_.early_steps = 10;
       early_steps_scale_with_budget_ = true;
     }
-    if (!(told && bo.contains("avoid_coincident"))) model_options_.avoid_coincident = true;
+    if (!bo.contains("avoid_coincident")) model_options_.avoid_coincident = true;
   }
   // With a choice of structure the smoothness alternative stays out: each candidate is one model.
   if (!candidates_.empty()) alt_kernel_.reset();
@@ -446,7 +445,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
       // A set with two coincident elements is refused unless the incumbent has them too (then the objective
       // rewards them): BOModelOptions::avoid_coincident.
       Admissible admissible;
-      if (model_options_.avoid_coincident && space_->element_layout() &&
+      if (model_options_.avoid_coincident &&  // a set space: suggest refuses the option elsewhere
           !space_->has_coincident_elements(unit_->from_unit(U.row(best).transpose())))
         admissible = [this](const Vec& v) { return !space_->has_coincident_elements(unit_->from_unit(v)); };
       res = maximize_acquisition(*acq, *unit_, opt, incumbent_start, admissible);
