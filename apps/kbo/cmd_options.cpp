@@ -7,6 +7,7 @@
 #include "kbo/invariance/groups.hpp"
 #include "kbo/storage/storage.hpp"
 #include "kbo/strategy/bo_model_options.hpp"
+#include "kbo/strategy/presets.hpp"
 #include "kbo/strategy/registry.hpp"
 #include "kbo/study/options.hpp"
 
@@ -81,6 +82,12 @@ int run_options(int argc, char** argv) {
   const nlohmann::json bo_defaults = BOModelOptions{}.to_json();  // named: items() only views it
   for (const auto& [key, value] : bo_defaults.items())
     out << "| `" << key << "` | `" << value.dump() << "` |\n";
+  // Keys of options.bo that a module owns (they act on its spaces only), with their owner.
+  for (const auto& owner : bo_option_extensions().names()) {
+    const BoOptionKeysEntry& entry = bo_option_extensions().get(owner);
+    out << "\nOwned by the " << owner << " module (" << escape(entry.help) << "):\n\n| key | default |\n|---|---|\n";
+    for (const auto& [key, value] : entry.defaults.items()) out << "| `" << key << "` | `" << value.dump() << "` |\n";
+  }
   out << "\n## Registered names\n";
   list(out, "Strategies (`strategy`)", strategies());
   list(out, "Acquisitions (`acq`)", acquisitions());
@@ -88,6 +95,7 @@ int run_options(int argc, char** argv) {
   list(out, "Invariance groups (`invariance`, acting about the box centre)", group_families());
   list(out, "Space types (`space`)", space_kinds());
   list(out, "Sections of `options`", option_sections());
+  list(out, "Model presets (defaults of `options.bo` set only where not given)", model_presets());
   list(out, "Storages (`storage`)", storages());
   return 0;
 }

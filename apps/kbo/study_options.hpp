@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "kbo/study/config_file.hpp"
 #include "kbo/study/options.hpp"
 #include "kbo/study/study.hpp"
 
@@ -47,8 +48,7 @@ class StudyOptionParser {
   std::vector<std::shared_ptr<Entry>> entries_;
 };
 
-/// Applies every key of the TOML file at `path` (InputError naming the file, key and line).
-void apply_config_file(StudyOptions& o, const std::string& path);
+using kbo::apply_config_file;
 
 using kbo::resolve_space;
 using kbo::parse_bounds;

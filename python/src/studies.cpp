@@ -15,7 +15,7 @@
 #include "kbo/strategy/registry.hpp"
 #include "kbo/study/options.hpp"
 #include "kbo/study/study.hpp"
-#include "study_options.hpp"
+#include "kbo/study/config_file.hpp"
 
 namespace kbo::python {
 
@@ -39,7 +39,7 @@ struct PyStudy {
 StudyOptions apply_keywords(StudyOptions o, const py::dict& kwargs) {
   o.given.clear();
   if (kwargs.contains("config") && !kwargs["config"].is_none())
-    cli::apply_config_file(o, py::str(kwargs["config"]).cast<std::string>());
+    apply_config_file(o, py::str(kwargs["config"]).cast<std::string>());
   for (const auto& [k, v] : kwargs) {
     const std::string key = py::str(k);
     if (key == "config" || v.is_none()) continue;

@@ -2,12 +2,14 @@
 #include "kbo/sets/register.hpp"
 
 #include "kbo/sets/set_kernel.hpp"
+#include "kbo/sets/set_proposals.hpp"
 #include "kbo/sets/set_space.hpp"
 #include "kbo/strategy/registry.hpp"
 
 namespace kbo {
 
 void register_sets_module() {
+  register_set_proposals();
   space_kinds().add(
       "set",
       {[](const nlohmann::json& j) -> std::shared_ptr<const Space> {
@@ -35,16 +37,20 @@ void register_sets_module() {
          if (c.set_kernel != SetKernelType::Auto) return out;
          const auto& sets = dynamic_cast<const SetSpace&>(space);
          const int m = sets.set_size(), d = sets.element_dim();
+         // Every set kernel is invariant to the order of the elements: its chart (the elements paired with the
+         // incumbent's) holds for every model of the space, the flat one included (lends_chart).
          out.push_back({"set-" + enum_name(effective_set_kernel(SetKernelType::Average, m)),
-                        make_set_kernel(c.kernel, m, d, c.ard, SetKernelType::Average, 0, c.seed)});
+                        make_set_kernel(c.kernel, m, d, c.ard, SetKernelType::Average, 0, c.seed),
+                        /*resolves_doubtful=*/false, /*lends_chart=*/true});
          if (d <= kAutoSlicedMaxElementDim)
            out.push_back({"set-sliced", make_set_kernel(c.kernel, m, d, c.ard, SetKernelType::Sliced, 0, c.seed),
-                          /*splits_coincident=*/true});
+                          /*resolves_doubtful=*/true, /*lends_chart=*/true});
          return out;
        },
        [](const StrategyConfig& c, const Space& space) {
          return "set-" + enum_name(effective_set_kernel(c.set_kernel, dynamic_cast<const SetSpace&>(space).set_size()));
-       }});
+       },
+       "set-sorted"});
 }
 
 }  // namespace kbo

@@ -33,7 +33,7 @@ TrustRegion BOStrategy::replay_region(const Vec& y, Eigen::Index D) const {
   rule.restart_max = model_options_.local_restart_max;
   // Row i is trial i: local steps are taken only when no trial is pending or failed, so the completed
   // rows are all the trials (but for trials that neither completed nor count towards the budget).
-  return replay_trust_region(y, [this](int t) { return is_local_trial(t); }, rule);
+  return replay_trust_region(y, [this](int t) { return schedule_->is_local(t, budget_); }, rule);
 }
 
 nlohmann::json BOStrategy::describe_region(const TrustRegion& tr) {
@@ -42,28 +42,81 @@ nlohmann::json BOStrategy::describe_region(const TrustRegion& tr) {
           {"restarts", tr.restarts}};
 }
 
-bool BOStrategy::set_chart(const Vec& incumbent, Mat& U) const {
-  // Every model of a set space is invariant to the order of the elements, so any candidate's chart holds for
-  // all of them. The model in use (kernel_, gp_'s prototype: auto swaps the winner in) was asked already.
+namespace {
+
+// The lengthscale of every coordinate (unit-cube units) in θ: distances in them find an ill-conditioned
+// valley's neighbours along it.
+Vec coordinate_lengthscales(const Vec& theta, const std::vector<ParamSpec>& specs, Eigen::Index D) {
+  Vec scale = Vec::Ones(D);
+  for (std::size_t p = 0; p < specs.size(); ++p) {
+    if (specs[p].role != ParamRole::Lengthscale) continue;
+    if (specs[p].dim < 0)
+      scale.setConstant(std::exp(theta[static_cast<Eigen::Index>(p)]));
+    else if (specs[p].dim < D)
+      scale[specs[p].dim] = std::exp(theta[static_cast<Eigen::Index>(p)]);
+  }
+  return scale;
+}
+
+// The maximiser of q(s) = gᵀs + ½ sᵀHs over the box [slo, shi] (q(0) = 0 the baseline): projected gradient
+// ascent (step 1/L, L the Hessian's spectral bound) from 0 and from the clipped Newton point — enough for
+// the few coordinates of a local step, concave or not. best_q receives its value.
+Vec maximize_quadratic(const Vec& g, const Mat& H, const Vec& slo, const Vec& shi, double& best_q) {
+  const Eigen::Index D = g.size();
+  auto q = [&](const Vec& s) { return g.dot(s) + 0.5 * s.dot(H * s); };
+  auto clip = [&](const Vec& s) { return Vec(s.cwiseMax(slo).cwiseMin(shi)); };
+  const double L = std::max(H.cwiseAbs().rowwise().sum().maxCoeff(), 1e-12);
+  std::vector<Vec> starts{Vec::Zero(D)};
+  const Eigen::LDLT<Mat> ldlt(-H);
+  if (ldlt.info() == Eigen::Success && ldlt.isPositive()) {
+    const Vec newton = ldlt.solve(g);
+    if (newton.allFinite()) starts.push_back(clip(newton));
+  }
+  Vec best_s = Vec::Zero(D);
+  best_q = 0.0;
+  for (Vec s : starts) {
+    for (int it = 0; it < 500; ++it) {
+      const Vec next = clip(s + (g + H * s) / L);
+      const bool still = (next - s).cwiseAbs().maxCoeff() < 1e-12;
+      s = next;
+      if (still) break;
+    }
+    if (q(s) > best_q) best_q = q(s), best_s = s;
+  }
+  return best_s;
+}
+
+}  // namespace
+
+KernelPtr BOStrategy::local_chart(const Vec& incumbent, Mat& U) const {
+  // An invariant model sees every observation at its orbit point nearest the incumbent (the same value by
+  // invariance), and the local GP models the function there with the base kernel. A model with no chart of
+  // its own borrows a candidate's that holds for every model of the space (NamedKernel::lends_chart: the
+  // plain kernel of a set space's canonical vector models the elements in the incumbent's order).
+  if (KernelPtr base = gp_->kernel().local_chart(incumbent, U)) return with_constant_mean(std::move(base), gls_mean_variance());
   for (const NamedKernel& c : candidates_)
-    if (c.kernel->local_chart(incumbent, U)) return true;
-  return false;
+    if (c.lends_chart && c.kernel->local_chart(incumbent, U)) return gp_->kernel().clone();
+  return nullptr;
+}
+
+std::vector<Eigen::Index> BOStrategy::local_neighbours(const Mat& U, Eigen::Index best, const Vec& scale,
+                                                       Eigen::Index m) const {
+  const Vec centre = U.row(best).transpose();
+  Vec dist(U.rows());
+  for (Eigen::Index i = 0; i < U.rows(); ++i) dist[i] = ((U.row(i).transpose() - centre).cwiseQuotient(scale)).squaredNorm();
+  std::vector<Eigen::Index> rows(static_cast<std::size_t>(U.rows()));
+  std::iota(rows.begin(), rows.end(), Eigen::Index{0});
+  std::stable_sort(rows.begin(), rows.end(), [&](Eigen::Index a, Eigen::Index b) { return dist[a] < dist[b]; });
+  rows.resize(static_cast<std::size_t>(m));
+  return rows;
 }
 
 std::optional<Vec> BOStrategy::local_step(const Mat& U_raw, const Vec& y, Eigen::Index best, int trial_index) {
-  // local_chart: an invariant model sees every observation at its orbit point nearest the incumbent (the same
-  // value by invariance), and the local GP models the function there with the base kernel. On a set space
-  // the plain kernel of the canonical vector (set-sorted, a candidate of auto) has no chart of its own: the
-  // set kernel's puts the elements in the incumbent's order, and the plain kernel models them there.
   Mat U_chart;
   KernelPtr chart_kernel;  // the local GP's kernel in the chart, constant mean included
   if (model_options_.local_chart) {
     U_chart = U_raw;
-    const Vec incumbent = U_raw.row(best).transpose();
-    if (KernelPtr base = gp_->kernel().local_chart(incumbent, U_chart))
-      chart_kernel = with_constant_mean(std::move(base), gls_mean_variance());
-    else if (space_->element_layout() && set_chart(incumbent, U_chart))
-      chart_kernel = gp_->kernel().clone();
+    chart_kernel = local_chart(U_raw.row(best).transpose(), U_chart);
   }
   const bool charted = chart_kernel != nullptr;  // chart_kernel itself moves into the local GP below
   const Mat& U = charted ? U_chart : U_raw;
@@ -75,26 +128,10 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U_raw, const Vec& y, Eigen:
   const Eigen::Index m = std::min<Eigen::Index>(n, model_options_.local_points > 0 ? model_options_.local_points : m_auto);
   if (m < 3) return std::nullopt;
   const Vec centre = U.row(best).transpose();
-
-  // Distances in the global model's lengthscales: an ill-conditioned valley's neighbours lie along it.
-  // (In the chart, the chart kernel's: a set kernel's lengthscales are an element's d coordinates.)
-  Vec scale = Vec::Ones(D);
+  // Distances in the global model's lengthscales (in the chart, the chart kernel's).
   const Vec theta = charted ? chart_kernel->log_params() : gp_->hyperparameters();
   const auto specs = charted ? chart_kernel->param_specs() : gp_->hyperparameter_specs();
-  for (std::size_t p = 0; p < specs.size(); ++p) {
-    if (specs[p].role != ParamRole::Lengthscale) continue;
-    if (specs[p].dim < 0)
-      scale.setConstant(std::exp(theta[static_cast<Eigen::Index>(p)]));
-    else if (specs[p].dim < D)
-      scale[specs[p].dim] = std::exp(theta[static_cast<Eigen::Index>(p)]);
-  }
-  Vec dist(n);
-  for (Eigen::Index i = 0; i < n; ++i) dist[i] = ((U.row(i).transpose() - centre).cwiseQuotient(scale)).squaredNorm();
-  std::vector<Eigen::Index> rows(static_cast<std::size_t>(n));
-  std::iota(rows.begin(), rows.end(), Eigen::Index{0});
-  std::stable_sort(rows.begin(), rows.end(), [&](Eigen::Index a, Eigen::Index b) { return dist[a] < dist[b]; });
-  rows.resize(static_cast<std::size_t>(m));
-
+  std::vector<Eigen::Index> rows = local_neighbours(U, best, coordinate_lengthscales(theta, specs, D), m);
   // The box the neighbours span around the incumbent (symmetric): the scale of the local fit, and without
   // a trust region (local_radius 0) the region the step is maximised in.
   Vec spread = Vec::Zero(D);
@@ -103,58 +140,23 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U_raw, const Vec& y, Eigen:
   for (Eigen::Index j = 0; j < D; ++j)
     if (!(spread[j] > 0.0)) spread[j] = spread.maxCoeff();  // a coordinate all neighbours share: no information
   // With a trust region (local_radius > 0): a cube of the radius replayed from the trial history, which
-  // shrinks on failed local steps and grows on successful ones (trust_region.hpp), not only as points
-  // accumulate.
-  const bool trust = model_options_.local_radius > 0.0;
+  // shrinks on failed local steps and grows on successful ones (trust_region.hpp).
   Vec half = spread;
   std::optional<TrustRegion> tr;
-  if (trust) {
+  if (model_options_.local_radius > 0.0) {
     tr = replay_region(y, D);
     half.setConstant(tr->radius);
   }
   const Vec lo = (centre - half).cwiseMax(0.0), hi = (centre + half).cwiseMin(1.0);
   if (!((hi - lo).array() > 0.0).all()) return std::nullopt;
-  auto describe = [&](nlohmann::json j) {
-    j["points"] = m;
-    if (charted) j["chart"] = true;
-    j["half_width"] = std::vector<double>(half.data(), half.data() + D);
-    if (tr) j["trust_region"] = describe_region(*tr);
-    return j;
-  };
-
+  nlohmann::json local = {{"points", m}, {"half_width", std::vector<double>(half.data(), half.data() + D)}};
+  if (charted) local["chart"] = true;
+  if (tr) local["trust_region"] = describe_region(*tr);
   if (quadratic) {
-    // The quadratic's maximiser, unless it repeats an observation (a corner of an indefinite fit, typically):
-    // then the local GP below takes the step. Without a trust region the fit's scale is the box's.
-    double r2 = std::numeric_limits<double>::quiet_NaN();  // stays NaN (JSON null) when no quadratic was fitted
-    std::optional<Vec> u =
-        quadratic_step(U, y, rows, centre, trust ? spread : Vec((hi - centre).cwiseMax(centre - lo)), lo, hi, &r2);
-    // auto: a quadratic that explains less than local_min_r2 of the neighbours' variance is the wrong model
-    // there (a kink, a ridge, ruggedness): the local GP takes the step.
-    if (model_options_.local_model == LocalModel::Auto && r2 < model_options_.local_min_r2) u.reset();
-    double used = trust ? tr->radius : 0.0;
-    if (trust) {
-      // A maximiser next to an observation other than the incumbent (within a tenth of the radius) repeats a
-      // point where the model was already wrong — a least-squares fit barely moves for one more residual —
-      // so the region is halved at once and the step re-solved (at most 4 times), as a trust region would
-      // after the failure that point was, instead of spending the next trials on near-copies of it.
-      Mat others(U.rows() - 1, D);
-      for (Eigen::Index i = 0, k = 0; i < U.rows(); ++i)
-        if (i != best) others.row(k++) = U.row(i);
-      for (int k = 0; k < 4 && u && min_row_distance(*u, others) < 0.1 * used; ++k) {
-        used /= 2.0;
-        const Vec lo_k = (centre.array() - used).cwiseMax(0.0), hi_k = (centre.array() + used).cwiseMin(1.0);
-        u = quadratic_step(U, y, rows, centre, spread, lo_k, hi_k);
-      }
-    }
-    const double repeat = trust ? std::min(1e-6, 1e-3 * used) : 1e-6;
-    if (u && min_row_distance(*u, U) < repeat) u.reset();
-    nlohmann::json j = {{"model", "quadratic"}, {"fitted", u.has_value()}, {"r2", r2},
-                        {"fit_power", model_options_.local_fit_power_at(D)}};
-    if (trust) j["radius_used"] = used;
-    info_["local"] = describe(j);
+    std::optional<Vec> u = local_quadratic_step(U, y, rows, best, spread, lo, hi, tr, local);
+    info_["local"] = local;
     if (u) return u;
   }
-
   // local_auto_gp_points own: the GP's own neighbourhood (auto falls back to it), 5·(D + 1) nearest, not the
   // quadratic's 2p, which in 6 dimensions is 56 — every point of a 55-evaluation run: no longer local;
   // own_if_all: only where the quadratic's count is every observation (a long run's GP keeps the 2p).
@@ -162,12 +164,60 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U_raw, const Vec& y, Eigen:
   const bool own = gp_points == LocalGpPoints::Own || (gp_points == LocalGpPoints::OwnIfAll && m_auto >= n);
   if (quadratic && own && model_options_.local_points == 0)
     rows.resize(static_cast<std::size_t>(std::min<Eigen::Index>(m, 5 * (D + 1))));
-  if (quadratic && info_.contains("local")) info_["local"]["gp_points"] = rows.size();
+  if (quadratic) info_["local"]["gp_points"] = rows.size();
+  else info_["local"] = local;
+  // warm start: the global model's θ (the chart's base kernel holds it too)
+  const Vec u = local_gp_step(charted ? std::move(chart_kernel) : gp_->kernel().clone(), U, y, rows, centre, lo, hi,
+                              trial_index);
+  if (!u.allFinite()) return std::nullopt;
+  return u;
+}
+
+std::optional<Vec> BOStrategy::local_quadratic_step(const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows,
+                                                    Eigen::Index best, const Vec& spread, const Vec& lo, const Vec& hi,
+                                                    const std::optional<TrustRegion>& tr, nlohmann::json& local) const {
+  // The quadratic's maximiser, unless it repeats an observation (a corner of an indefinite fit, typically):
+  // then the local GP takes the step. Without a trust region the fit's scale is the box's.
+  const Eigen::Index D = U.cols();
+  const Vec centre = U.row(best).transpose();
+  const bool trust = tr.has_value();
+  double r2 = std::numeric_limits<double>::quiet_NaN();  // stays NaN (JSON null) when no quadratic was fitted
+  std::optional<Vec> u =
+      quadratic_step(U, y, rows, centre, trust ? spread : Vec((hi - centre).cwiseMax(centre - lo)), lo, hi, &r2);
+  // auto: a quadratic that explains less than local_min_r2 of the neighbours' variance is the wrong model
+  // there (a kink, a ridge, ruggedness): the local GP takes the step.
+  if (model_options_.local_model == LocalModel::Auto && r2 < model_options_.local_min_r2) u.reset();
+  double used = trust ? tr->radius : 0.0;
+  if (trust) {
+    // A maximiser next to an observation other than the incumbent (within a tenth of the radius) repeats a
+    // point where the model was already wrong — a least-squares fit barely moves for one more residual —
+    // so the region is halved at once and the step re-solved (at most 4 times), as a trust region would
+    // after the failure that point was, instead of spending the next trials on near-copies of it.
+    Mat others(U.rows() - 1, D);
+    for (Eigen::Index i = 0, k = 0; i < U.rows(); ++i)
+      if (i != best) others.row(k++) = U.row(i);
+    for (int k = 0; k < 4 && u && min_row_distance(*u, others) < 0.1 * used; ++k) {
+      used /= 2.0;
+      const Vec lo_k = (centre.array() - used).cwiseMax(0.0), hi_k = (centre.array() + used).cwiseMin(1.0);
+      u = quadratic_step(U, y, rows, centre, spread, lo_k, hi_k);
+    }
+  }
+  const double repeat = trust ? std::min(1e-6, 1e-3 * used) : 1e-6;
+  if (u && min_row_distance(*u, U) < repeat) u.reset();
+  local["model"] = "quadratic";
+  local["fitted"] = u.has_value();
+  local["r2"] = r2;
+  local["fit_power"] = model_options_.local_fit_power_at(D);
+  if (trust) local["radius_used"] = used;
+  return u;
+}
+
+Vec BOStrategy::local_gp_step(KernelPtr kernel, const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows,
+                              const Vec& centre, const Vec& lo, const Vec& hi, int trial_index) {
   const Mat Ul = U(rows, Eigen::all);
   const Vec yl = model_targets(y(rows), model_options_.local_warp);  // scaled on the neighbours alone
   std::optional<GP> local;
-  // warm start: the global model's θ (the chart's base kernel holds it too)
-  local.emplace(new_model(charted ? std::move(chart_kernel) : gp_->kernel().clone()));
+  local.emplace(new_model(std::move(kernel)));
   local->set_data(Ul, yl);
   {
     // local_noise_cap holds for this fit only, however it ends (noise_cap() reads it; 0: the model's cap).
@@ -183,9 +233,7 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U_raw, const Vec& y, Eigen:
   opt.seed = trial_seed(config_.seed ^ 0x10CA1ULL, trial_index);
   const BoxSpace region(Box(lo, hi));
   const OptResult res = maximize_acquisition(*acq, region, opt, centre.transpose());
-  if (!quadratic) info_["local"] = describe(nlohmann::json::object());
   info_["local"]["gp_noise"] = local->noise_variance();
-  if (!res.x.allFinite()) return std::nullopt;
   return res.x;
 }
 
@@ -240,28 +288,8 @@ std::optional<Vec> BOStrategy::quadratic_step(const Mat& U, const Vec& y, const 
       H(j, k) = H(k, j) = j == k ? 2.0 * coef[c] : coef[c];
     }
   const Vec slo = (lo - centre).cwiseQuotient(h), shi = (hi - centre).cwiseQuotient(h);
-  auto q = [&](const Vec& s) { return g.dot(s) + 0.5 * s.dot(H * s); };
-  auto clip = [&](const Vec& s) { return Vec(s.cwiseMax(slo).cwiseMin(shi)); };
-  // Projected gradient ascent (step 1/L, L the Hessian's spectral bound) from the incumbent and from the
-  // clipped Newton point: enough for the few coordinates of a local step, concave or not.
-  const double L = std::max(H.cwiseAbs().rowwise().sum().maxCoeff(), 1e-12);
-  std::vector<Vec> starts{Vec::Zero(D)};
-  const Eigen::LDLT<Mat> ldlt(-H);
-  if (ldlt.info() == Eigen::Success && ldlt.isPositive()) {
-    const Vec newton = ldlt.solve(g);
-    if (newton.allFinite()) starts.push_back(clip(newton));
-  }
-  Vec best_s = Vec::Zero(D);
   double best_q = 0.0;
-  for (Vec s : starts) {
-    for (int it = 0; it < 500; ++it) {
-      const Vec next = clip(s + (g + H * s) / L);
-      const bool still = (next - s).cwiseAbs().maxCoeff() < 1e-12;
-      s = next;
-      if (still) break;
-    }
-    if (q(s) > best_q) best_q = q(s), best_s = s;
-  }
+  const Vec best_s = maximize_quadratic(g, H, slo, shi, best_q);
   if (!(best_q > 0.0) || !(best_s.cwiseAbs().maxCoeff() > 1e-9)) return std::nullopt;  // no predicted gain
   return Vec(centre + best_s.cwiseProduct(h));
 }

@@ -39,8 +39,27 @@ namespace kbo {
 //    i.e. independent models the data could not join, and a choice seen once at a bad point was never tried
 //    again (svc-sonar seed 9 at 0.2209). Box spaces have no such coordinates: their model is unchanged.
 
-BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
-  if (!j.is_null() && !j.is_object()) throw InputError("options.bo must be an object of BO model options");
+Registry<BoOptionKeysEntry>& bo_option_extensions() {
+  static Registry<BoOptionKeysEntry> registry("options.bo extension");
+  return registry;
+}
+
+nlohmann::json bo_options_without_extensions(const nlohmann::json& bo) {
+  if (!bo.is_object()) return bo;
+  nlohmann::json own = bo;
+  for (const std::string& name : bo_option_extensions().names()) {
+    const BoOptionKeysEntry& entry = bo_option_extensions().get(name);
+    nlohmann::json given = nlohmann::json::object();
+    for (const auto& [key, value] : entry.defaults.items())
+      if (own.contains(key)) given[key] = own[key], own.erase(key);
+    if (!given.empty() && entry.validate) entry.validate(given);
+  }
+  return own;
+}
+
+BOModelOptions BOModelOptions::from_json(const nlohmann::json& given) {
+  if (!given.is_null() && !given.is_object()) throw InputError("options.bo must be an object of BO model options");
+  const nlohmann::json j = bo_options_without_extensions(given);
   BOModelOptions o = decode_field<BOModelOptions>("options.bo", j);
   // An explicit end-game share, failure count or fit power applies at every dimension unless its _2d value is
   // given too: the _2d defaults are the default model's choice at D <= 2, not an override of the user's choice.
@@ -83,8 +102,6 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& j) {
   require(o.subset_above >= 0, "subset_above must be >= 0");
   require(o.subset_local >= 1 && o.subset_global >= 0, "subset_local must be >= 1 and subset_global >= 0");
   require(o.exploit_every >= 0, "exploit_every must be >= 0 (0 = never)");
-  require(o.recombination_sets >= 0 && o.recombination_sets <= 20,
-          "recombination_sets must be in [0, 20] (0 = no recombination starts)");
   require(o.exploit_beta >= 0.0 && std::isfinite(o.exploit_beta), "exploit_beta must be a finite number >= 0");
   require(o.early_steps >= 0, "early_steps must be >= 0 (0 = none)");
   require(o.early_beta >= 0.0 && std::isfinite(o.early_beta), "early_beta must be a finite number >= 0");

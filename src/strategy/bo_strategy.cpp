@@ -15,6 +15,7 @@
 #include "kbo/core/random.hpp"
 #include "kbo/acquisition/fantasy.hpp"
 #include "kbo/model/kernels/stationary.hpp"
+#include "kbo/strategy/presets.hpp"
 #include "kbo/strategy/registry.hpp"
 
 namespace kbo {
@@ -33,7 +34,18 @@ constexpr double kInitialLengthscale = 1.0 / 3.0;
 
 // ---------------------------------------------------------------- BOStrategy
 
+namespace {
+std::vector<NamedKernel> one_kernel(KernelPtr kernel) {
+  std::vector<NamedKernel> out;
+  if (kernel) out.push_back({std::string(), std::move(kernel)});
+  return out;
+}
+}  // namespace
+
 BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space, KernelPtr kernel)
+    : BOStrategy(std::move(config), std::move(space), one_kernel(std::move(kernel))) {}
+
+BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space, std::vector<NamedKernel> kernels)
     : config_(std::move(config)), space_(std::move(space)) {
   if (!space_) throw InputError("BOStrategy: no search space");
   if (config_.n_init < 1) throw InputError("--init must be >= 1 (got " + std::to_string(config_.n_init) + ")");
@@ -42,85 +54,53 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
     throw InputError("--beta must be a finite number >= 0 (got " + std::to_string(config_.beta) + ")");
   acquisition_ = &acquisitions().get(config_.acquisition);
   fantasy_ = config_.fantasy;
-  nlohmann::json bo = config_.module_options.value("bo", nlohmann::json::object());
-  if (kernel && !dynamic_cast<const StationaryKernel*>(kernel.get()) && bo.is_object()) {
-    // The noise cap and the end-game were chosen on plain kernels (BBOB, long runs: docs/bench/scale.md,
-    // session 11); set and invariant kernels keep the defaults their benches measured unless told. The
-    // end-game cost set kernels without a chart (structure.md, update 5). An invariant or set kernel with a
-    // local chart (a group of isometries, or element orderings: Kernel::local_chart, asked here with no rows)
-    // takes it with its local steps in the chart, which polish as precisely as the flat GP's; without the
-    // chart the end-game was mixed (structure.md, updates 6, 7 and 9). Its share is 0.34 at every dimension (the plain model's 2-d share
-    // was not measured for invariant kernels), and its local GP has the plain model's noise cap 0.01: with
-    // the global cap 1 the local fit on a noisy objective took the ruggedness for noise and sampled the
-    // region's far corners (kbo bench invariance, Ackley-2d-fpf: regret 382 against 216; update 7).
-    Mat no_rows(0, space_->dim());
-    const bool chart = kernel->local_chart(Vec::Constant(space_->dim(), 0.5), no_rows) != nullptr;
-    if (!bo.contains("noise_cap")) bo["noise_cap"] = 1.0;
-    if (!bo.contains("endgame_fraction")) bo["endgame_fraction"] = chart ? 0.34 : 0.0;
-    if (!bo.contains("local_chart")) bo["local_chart"] = chart;
-    // (A noise floor the user raised to 0.01 or above leaves the local GP the global cap.)
-    const double floor = bo.value("noise_floor", BOModelOptions{}.noise_floor);
-    if (chart && !bo.contains("local_noise_cap") && floor < 0.01) bo["local_noise_cap"] = 0.01;
-  }
-  model_options_ = BOModelOptions::from_json(bo);
-  if (model_options_.early_steps > 0 && !ucb_with_constant_beta())
-    throw InputError("options.bo.early_steps sets UCB's beta for the first BO steps: it needs --acq ucb with "
-                     "--beta-schedule constant (this study has acq '" + config_.acquisition + "', beta schedule '" +
-                     enum_name(config_.beta_schedule) + "')");
-  step_beta_ = config_.beta;
   if (config_.module_options.contains("rkhs_bound") && config_.module_options["rkhs_bound"].is_number())
     rkhs_bound_ = config_.module_options["rkhs_bound"].get<double>();
   unit_ = std::make_shared<UnitCubeSpace>(space_);
-  if (!kernel) kernel = make_stationary(config_.kernel, space_->dim(), config_.ard, kInitialLengthscale, 1.0);
-  // The alternative kernel competes only with a plain stationary kernel of another type, with the same
-  // ARD setting: invariant and set kernels carry structure that a stationary one would throw away.
-  const auto* stationary = dynamic_cast<const StationaryKernel*>(kernel.get());
-  const std::string& alt = model_options_.alt_kernel;
-  if (stationary && alt != "none" && model_kernels().canonical(alt) != to_string(stationary->type())) {
-    alt_kernel_ = with_constant_mean(model_kernels().get(alt).make(space_->dim(), stationary->ard(), kInitialLengthscale, 1.0),
-                                     gls_mean_variance());
-  }
-  kernel_ = with_constant_mean(std::move(kernel), gls_mean_variance());
-  init_categorical_lengthscales(*kernel_);
-  if (alt_kernel_) init_categorical_lengthscales(*alt_kernel_);
+  init_model(std::move(kernels));
   Rng rng = make_rng(config_.seed);
   design_ = unit_->sample(config_.n_init, config_.init_method, rng);
   const std::vector<bool> discrete = unit_->discrete_coordinates();
   continuous_ = std::find(discrete.begin(), discrete.end(), true) == discrete.end();
 }
 
-BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space, std::vector<NamedKernel> kernels)
-    : BOStrategy(std::move(config), std::move(space),
-                 kernels.empty() ? KernelPtr() : std::move(kernels.front().kernel)) {
-  if (kernels.empty()) return;
-  model_name_ = kernels.front().name;
-  splits_coincident_ = kernels.front().splits_coincident;
-  for (std::size_t k = 1; k < kernels.size(); ++k) {
+void BOStrategy::init_model(std::vector<NamedKernel> kernels) {
+  if (kernels.empty()) kernels.push_back({std::string(), nullptr});
+  if (!kernels.front().kernel)
+    kernels.front().kernel = make_stationary(config_.kernel, space_->dim(), config_.ard, kInitialLengthscale, 1.0);
+  // The options: the user's, then the presets' defaults for the keys not given (presets.hpp).
+  const nlohmann::json given = config_.module_options.value("bo", nlohmann::json::object());
+  const PresetContext ctx{config_, *space_, *kernels.front().kernel, kernels.size() > 1, ucb_with_constant_beta(), given};
+  const nlohmann::json bo = given.is_object() ? apply_model_presets(ctx, &presets_) : given;
+  model_options_ = BOModelOptions::from_json(bo);
+  if (model_options_.early_steps > 0 && !ucb_with_constant_beta())
+    throw InputError("options.bo.early_steps sets UCB's beta for the first BO steps: it needs --acq ucb with "
+                     "--beta-schedule constant (this study has acq '" + config_.acquisition + "', beta schedule '" +
+                     enum_name(config_.beta_schedule) + "')");
+  if (model_options_.structure_averaging != StructureAveraging::Off && kernels.size() < 2)
+    throw InputError("options.bo.structure_averaging needs a structure chosen by evidence (--set-kernel auto or "
+                     "--invariant-kernel auto); this model has one kernel");
+  schedule_.emplace(config_, model_options_, space_->dim());
+  proposer_ = Proposer(config_, *space_, bo);
+  step_beta_ = config_.beta;
+  // The alternative kernel competes only with a plain stationary kernel of another type, with the same
+  // ARD setting, and only where no structure competes: invariant and set kernels carry structure that a
+  // stationary one would throw away, and each structure candidate is one model.
+  const auto* stationary = dynamic_cast<const StationaryKernel*>(kernels.front().kernel.get());
+  const std::string& alt = model_options_.alt_kernel;
+  if (kernels.size() == 1 && stationary && alt != "none" &&
+      model_kernels().canonical(alt) != to_string(stationary->type()))
+    alt_kernel_ = with_constant_mean(model_kernels().get(alt).make(space_->dim(), stationary->ard(), kInitialLengthscale, 1.0),
+                                     gls_mean_variance());
+  if (alt_kernel_) init_categorical_lengthscales(*alt_kernel_);
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
     kernels[k].kernel = with_constant_mean(std::move(kernels[k].kernel), gls_mean_variance());
     init_categorical_lengthscales(*kernels[k].kernel);
-    candidates_.push_back(std::move(kernels[k]));
+    if (k > 0) candidates_.push_back(std::move(kernels[k]));
   }
+  kernel_ = std::move(kernels.front().kernel);
+  model_ = std::move(kernels.front());
   gp_candidates_.resize(candidates_.size());
-  // A small set space with structure chosen by evidence explores first (BOModelOptions::early_steps) unless
-  // told: measured with UCB's constant β only, 10 of 40 BO steps; a shorter known budget gets a quarter of
-  // its BO steps (set_budget). Up to kEarlyStepsMaxDim coordinates: it won the 8- and 9-coordinate problems
-  // of kbo bench structure over 90 seeds, was level on kbo bench sets' 20- to 640-coordinate ones and lost
-  // blobs k-means (50 coordinates, 0.119 against 0.071; docs/bench/structure.md update 14).
-  // The same spaces refuse sets with coincident elements unless told (BOModelOptions::avoid_coincident): the
-  // wide early steps chase the orbit average's variance ridge, and refusing it won k-means and covering over
-  // 90 seeds; on kbo bench sets' larger sets, whose objectives reward coincident elements, it lost
-  // (docs/bench/structure.md update 15).
-  const nlohmann::json bo = config_.module_options.value("bo", nlohmann::json::object());
-  if (!candidates_.empty() && space_->element_layout() && space_->dim() <= kEarlyStepsMaxDim &&
-      ucb_with_constant_beta()) {
-    if (!bo.contains("early_steps")) {
-      model_options_.early_steps = 10;
-      early_steps_scale_with_budget_ = true;
-    }
-    if (!bo.contains("avoid_coincident")) model_options_.avoid_coincident = true;
-  }
-  // With a choice of structure the smoothness alternative stays out: each candidate is one model.
-  if (!candidates_.empty()) alt_kernel_.reset();
 }
 
 double BOStrategy::gls_mean_variance() const {
@@ -148,23 +128,6 @@ bool BOStrategy::ucb_with_constant_beta() const {
   return acquisitions().canonical(config_.acquisition) == "ucb" && config_.beta_schedule == BetaSchedule::Constant;
 }
 
-std::optional<double> BOStrategy::endgame_remaining(int trial_index) const {
-  const double f = model_options_.endgame_fraction_at(space_->dim());
-  if (!(f > 0.0) || !budget_ || trial_index < config_.n_init || trial_index >= *budget_) return std::nullopt;
-  const int steps = static_cast<int>(std::ceil(f * std::max(*budget_ - config_.n_init, 0)));
-  const int remaining = *budget_ - trial_index - 1;  // trials after this one
-  if (steps <= 0 || remaining >= steps) return std::nullopt;
-  return static_cast<double>(remaining) / steps;
-}
-
-bool BOStrategy::is_local_trial(int t) const {
-  if (t < config_.n_init) return false;
-  const std::optional<double> endgame = endgame_remaining(t);
-  if (endgame && model_options_.endgame == Endgame::Local) return true;
-  const int every = model_options_.local_every;
-  return every > 0 && t >= model_options_.local_above && (t - config_.n_init + 1) % every == 0;
-}
-
 std::string BOStrategy::name() const { return "gpucb"; }
 nlohmann::json BOStrategy::last_info() const { return info_; }
 const GP* BOStrategy::model() const { return gp_ ? &*gp_ : nullptr; }
@@ -172,6 +135,10 @@ const GP* BOStrategy::model() const { return gp_ ? &*gp_ : nullptr; }
 Vec BOStrategy::random_point(int trial_index) const {
   Rng rng = make_rng(trial_seed(config_.seed, trial_index));
   return unit_->sample(1, SamplingMethod::Uniform, rng).row(0).transpose();
+}
+
+int BOStrategy::n_constraints(Eigen::Index rows) const {
+  return !constraint_gps_.empty() && constraints_.rows() == rows ? static_cast<int>(constraints_.cols()) : 0;
 }
 
 std::vector<bool> BOStrategy::fit_constraints(const Mat& U, int trial_index) {
@@ -208,16 +175,6 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     throw InputError("BOStrategy::suggest: data does not match the space dimension " + std::to_string(D));
   info_ = nlohmann::json::object();
   info_["trial_index"] = trial_index;
-  // Options that act only on some models are refused elsewhere, not ignored (checked here: the candidates
-  // are known only once the constructors have run).
-  if (model_options_.structure_averaging != StructureAveraging::Off && candidates_.empty())
-    throw InputError("options.bo.structure_averaging needs a structure chosen by evidence (--set-kernel auto or "
-                     "--invariant-kernel auto); this model has one kernel");
-  if ((model_options_.pair_moves || model_options_.recombination_sets > 0) && !space_->element_layout())
-    throw InputError("options.bo.pair_moves and recombination_sets act on set spaces only (--space set)");
-  if (model_options_.avoid_coincident && !space_->element_layout())
-    throw InputError("options.bo.avoid_coincident acts on set spaces only (--space set)");
-
   Vec u;
   if (trial_index < config_.n_init) {
     info_["phase"] = "init";
@@ -227,267 +184,309 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     u = random_point(trial_index);
   } else {
     info_["phase"] = "bo";
-    const Mat U = unit_->rows_to_unit(X);
-    const auto t0 = Clock::now();
-    const Vec yt = model_targets(y, model_options_.output_warp);  // the GP's targets; acquisitions see the same units
-    const int n = static_cast<int>(X.rows());
-    observations_ = n;
-    // The rows the model conditions on: all, or above the threshold a subset of data (bo_subsets.cpp)
-    // around the best (feasible) observation.
-    const bool subset_model = uses_subset_model(n);
-    Mat Usub;
-    Vec ysub;
-    if (subset_model) {
-      const bool constrained = constraints_.rows() == U.rows() && constraints_.cols() > 0;
-      Eigen::Index top = -1;
-      for (Eigen::Index i = 0; i < yt.size(); ++i)
-        if ((!constrained || (constraints_.row(i).array() <= 0.0).all()) && (top < 0 || yt[i] > yt[top])) top = i;
-      if (top < 0) yt.maxCoeff(&top);
-      const std::vector<Eigen::Index> rows = subset_model_rows(U, top, trial_index);
-      Usub = U(rows, Eigen::all);
-      ysub = yt(rows);
-      info_["model"] = {{"kind", "subset"}, {"rows", Usub.rows()}};
-    }
-    const Mat& Um = subset_model ? Usub : U;
-    const Vec& ym = subset_model ? ysub : yt;
-    double objective;
-    const Refit due = refit_due(n);
-    const bool warm = due == Refit::Warm;  // between full refits: one short run from the current θ
-    if (due == Refit::None) {
-      if (subset_model)
-        gp_->set_data(Um, ym);  // same θ, the rows move with the incumbent: one factorisation of the subset
-      else
-        extend_model(*gp_, U, yt);  // same θ: O(n²)
-      if (model_options_.structure_averaging != StructureAveraging::Off)  // the averaged candidates see the rows too
-        for (auto& g : gp_candidates_) {
-          if (!g) continue;
-          if (subset_model)
-            g->set_data(Um, ym);
-          else
-            extend_model(*g, U, yt);
-        }
-      objective = refit_objective_;
-      info_["refit"] = "none";
-    } else {
-      // θ is fitted on at most fit_subset of the model's rows, then the model conditions on all of them.
-      const std::vector<Eigen::Index> fit_on = fit_rows(Um.rows(), trial_index);
-      const Mat Uf = fit_on.empty() ? Mat() : Mat(Um(fit_on, Eigen::all));
-      const Vec yf = fit_on.empty() ? Vec() : Vec(ym(fit_on));
-      const Mat& UF = fit_on.empty() ? Um : Uf;
-      const Vec& yF = fit_on.empty() ? ym : yf;
-      if (!fit_on.empty()) info_["fit_rows"] = UF.rows();
-      // A kernel defined around a centre (the aligned set kernel) follows the incumbent: near it the model is
-      // the plain one, and the pairing's seams stay away from where the next steps are taken.
-      Eigen::Index top;
-      ym.maxCoeff(&top);
-      recentre_models(Um.row(top).transpose());
-      if (!gp_) gp_.emplace(new_model(kernel_->clone()));
-      gp_->set_data(UF, yF);  // warm start: keeps the previous fit's hyperparameters
-      if (!candidates_.empty()) {
-        // Structure by evidence: every candidate kernel's model is refitted (warm-started from its own
-        // previous fit) and the highest log marginal likelihood models; the others stay as candidates.
-        std::vector<std::optional<GP>*> models{&gp_};
-        for (std::size_t k = 0; k < candidates_.size(); ++k) {
-          if (!gp_candidates_[k]) gp_candidates_[k].emplace(new_model(candidates_[k].kernel->clone()));
-          gp_candidates_[k]->set_data(UF, yF);
-          models.push_back(&gp_candidates_[k]);
-        }
-        const std::vector<double> obj = refit(models, trial_index, warm);
-        // Each candidate is fitted by its MAP objective, but they are compared by the log marginal likelihood
-        // at that θ: the hyperprior's log density is not comparable between kernels with different numbers
-        // of parameters (the flat ARD kernel pays a prior term per lengthscale, a tied structured kernel one),
-        // and with it a wrong declared symmetry won most steps (docs/bench/structure.md).
-        std::vector<double> evidence(models.size());
-        for (std::size_t k = 0; k < models.size(); ++k) evidence[k] = (*models[k])->log_marginal_likelihood();
-        objective = obj[0];
-        double best_evidence = evidence[0];
-        nlohmann::json objectives = {{model_name_, evidence[0]}};
-        std::size_t winner = 0;
-        for (std::size_t k = 0; k < candidates_.size(); ++k) {
-          objectives[candidates_[k].name] = evidence[k + 1];
-          if (evidence[k + 1] > best_evidence) best_evidence = evidence[k + 1], objective = obj[k + 1], winner = k + 1;
-        }
-        if (winner > 0) {
-          std::swap(gp_, gp_candidates_[winner - 1]);
-          std::swap(model_name_, candidates_[winner - 1].name);
-          std::swap(kernel_, candidates_[winner - 1].kernel);
-          std::swap(splits_coincident_, candidates_[winner - 1].splits_coincident);
-        }
-        info_["kernel_objectives"] = objectives;
-      } else if (alt_kernel_) {
-        // Kernel smoothness by evidence: the alternative kernel's model is refitted too (warm-started from
-        // its own previous fit) and the better MAP objective wins; the loser stays as the alternative.
-        if (!gp_alt_) gp_alt_.emplace(new_model(alt_kernel_->clone()));
-        gp_alt_->set_data(UF, yF);
-        const std::vector<double> obj = refit({&gp_, &gp_alt_}, trial_index, warm);
-        objective = obj[0];
-        if (obj[1] > obj[0]) std::swap(gp_, gp_alt_), objective = obj[1], alt_leads_ = !alt_leads_;
-      } else {
-        objective = refit({&gp_}, trial_index, warm)[0];
-      }
-      if (!fit_on.empty()) {
-        gp_->set_data(Um, ym);  // the fitted θ, conditioned on every row
-        if (model_options_.structure_averaging != StructureAveraging::Off)
-          for (auto& g : gp_candidates_)
-            if (g) g->set_data(Um, ym);
-      }
-      if (!warm) refit_n_ = n;  // the schedule counts from the last full refit
-      refit_objective_ = objective;
-      info_["refit"] = warm ? "warm" : "full";
-    }
-    const std::vector<bool> feasible = fit_constraints(U, trial_index);
-    const int m = static_cast<int>(constraint_gps_.size()) > 0 && constraints_.rows() == X.rows()
-                      ? static_cast<int>(constraints_.cols())
-                      : 0;
-    // The incumbent (EI/PI) and the extra start: the best FEASIBLE observation (any, without constraints).
-    Eigen::Index best = -1;
-    for (Eigen::Index i = 0; i < yt.size(); ++i)
-      if (feasible[static_cast<std::size_t>(i)] && (best < 0 || yt[i] > yt[best])) best = i;
-    const bool any_feasible = best >= 0;
-    if (!any_feasible) y.maxCoeff(&best);
-    const double incumbent = yt[best];
-    const double fit_seconds = seconds_since(t0);
-
-    // Pending points enter as fantasies (config.fantasy) on a copy of the fitted model: same θ and
-    // normalisation, the factor extended by one row/column per point (no refit).
-    // Failed points first (BOModelOptions::failed_points), then the pending ones.
-    const Mat Pu = pending.rows() > 0 ? unit_->rows_to_unit(pending) : Mat(0, D);
-    const Mat Fu = failed.rows() > 0 ? unit_->rows_to_unit(failed) : Mat(0, D);
-    const FantasyMode failed_mode = model_options_.failed_points == FailedPoints::Worst     ? FantasyMode::LiarWorst
-                                    : model_options_.failed_points == FailedPoints::Pending ? fantasy_
-                                                                                            : FantasyMode::None;
-    const bool conditions = (Fu.rows() > 0 && failed_mode != FantasyMode::None) ||
-                            (Pu.rows() > 0 && fantasy_ != FantasyMode::None);
-    auto condition = [&](const GP& g) {
-      GP out = Fu.rows() > 0 && failed_mode != FantasyMode::None ? condition_on_pending(g, Fu, failed_mode) : g;
-      return Pu.rows() > 0 && fantasy_ != FantasyMode::None ? condition_on_pending(out, Pu, fantasy_) : out;
-    };
-    const GP* model = &*gp_;
-    std::optional<GP> fantasy;
-    if (conditions) {
-      fantasy.emplace(condition(*gp_));
-      model = &*fantasy;
-    }
-
-    const auto t1 = Clock::now();
-    // Local trust-region step (bo_local.cpp): on plain continuous data only (no pending, failed points or
-    // constraints, no discrete coordinates); a degenerate neighbourhood falls back to the global step.
-    std::optional<Vec> local_u;
-    // The end-game (BOModelOptions::endgame_fraction): the last BO steps of a known budget.
-    const std::optional<double> endgame_share = endgame_remaining(trial_index);
-    // Exploration first (BOModelOptions::early_steps): every acquisition of this step takes early_beta.
-    int early_steps = model_options_.early_steps;
-    if (early_steps_scale_with_budget_ && budget_)
-      early_steps = std::min(early_steps, std::max(*budget_ - config_.n_init, 0) / 4);
-    const bool early = !endgame_share && trial_index - config_.n_init < early_steps;
-    step_beta_ = early ? model_options_.early_beta : config_.beta;
-    if (endgame_share) info_["endgame"] = {{"mode", enum_name(model_options_.endgame)}, {"remaining_share", *endgame_share}};
-    if (is_local_trial(trial_index) && Pu.rows() == 0 && Fu.rows() == 0 && m == 0 && continuous_) {
-      // A stalled trust region (local_restart, local_restart_global): this step is global and the region
-      // restarts after it (a region-only restart is replayed inside local_step).
-      const std::optional<TrustRegion> region =
-          model_options_.local_radius > 0.0 && model_options_.local_restart > 0 ? std::optional(replay_region(y, D))
-                                                                                  : std::nullopt;
-      if (region && region->restart_due)
-        info_["local"] = {{"model", "global"}, {"restart", true}, {"trust_region", describe_region(*region)}};
-      else
-        local_u = local_step(U, y, best, trial_index);
-    }
-    std::unique_ptr<Acquisition> acq;
-    std::vector<GP> draws;  // must outlive acq
-    // Periodic exploitation (BOModelOptions::exploit_every): this step takes the model's best guess.
-    const int every = model_options_.exploit_every;
-    const bool exploit = every > 0 && (trial_index - config_.n_init + 1) % every == 0;
-    if (!local_u && !exploit && model_options_.hmc_max_n > 0 && X.rows() <= model_options_.hmc_max_n && acquisition_->hmc_average) {
-      draws = hmc_models(trial_index);
-      if (conditions)
-        for (auto& m : draws) m = condition(m);
-    }
-    if (local_u) {
-      // the local step's acquisition was maximised in local_step
-    } else if (exploit) {
-      acq = std::make_unique<UpperConfidenceBound>(*model, model_options_.exploit_beta);
-      info_["exploit"] = true;
-    } else if (!draws.empty()) {
-      std::vector<std::unique_ptr<Acquisition>> parts;
-      for (const GP& d : draws) parts.push_back(make_acquisition(d, incumbent, static_cast<int>(X.rows())));
-      acq = std::make_unique<AveragedAcquisition>(std::move(parts));
-      info_["hmc_draws"] = draws.size();
-      info_["hmc_step"] = hmc_.step_size;
-    } else {
-      // End-game decay: UCB's β scaled by the share of the end-game still to come.
-      const double beta_scale = endgame_share && model_options_.endgame == Endgame::Decay ? *endgame_share : 1.0;
-      acq = make_acquisition(*model, incumbent, static_cast<int>(X.rows()), beta_scale);
-      if (model_options_.structure_averaging != StructureAveraging::Off && !candidates_.empty() && !conditions)
-        if (auto averaged = structure_averaged_acquisition(incumbent, static_cast<int>(X.rows()), beta_scale))
-          acq = std::move(averaged);
-    }
-    if (m > 0 && !local_u) {
-      std::vector<std::unique_ptr<Acquisition>> pof;
-      for (int j = 0; j < m; ++j) pof.push_back(log_probability_of_feasibility(*constraint_gps_[static_cast<std::size_t>(j)]));
-      acq = std::make_unique<ConstrainedAcquisition>(any_feasible ? std::move(acq) : nullptr, std::move(pof));
-      info_["constraints"] = {{"n", m},
-                              {"feasible_points", std::count(feasible.begin(), feasible.end(), true)},
-                              {"objective", any_feasible ? "acquisition + log P(feasible)" : "log P(feasible)"}};
-    }
-    AcqOptimizerOptions opt = config_.acq_optimizer;
-    opt.seed = trial_seed(config_.seed ^ 0xACCULL, trial_index);
-    Mat incumbent_start = U.row(best);
-    OptResult res;
-    if (local_u) {
-      res.x = *local_u;
-    } else {
-      if (model_options_.element_moves || model_options_.pair_moves || model_options_.recombination_sets > 0) {
-        const Mat moves = element_move_starts(U.row(best).transpose(), *acq, trial_index, U, yt);
-        incumbent_start.conservativeResize(1 + moves.rows(), Eigen::NoChange);
-        incumbent_start.bottomRows(moves.rows()) = moves;
-      }
-      // A set with two coincident elements is refused unless the incumbent has them too (then the objective
-      // rewards them): BOModelOptions::avoid_coincident.
-      Admissible admissible;
-      if (model_options_.avoid_coincident &&  // a set space: suggest refuses the option elsewhere
-          !space_->has_coincident_elements(unit_->from_unit(U.row(best).transpose())))
-        admissible = [this](const Vec& v) { return !space_->has_coincident_elements(unit_->from_unit(v)); };
-      res = maximize_acquisition(*acq, *unit_, opt, incumbent_start, admissible);
-      if (res.inadmissible > 0) info_["coincident_refused"] = res.inadmissible;
-    }
-    u = res.x;
-    std::string step_kernel = model_name_;  // the kernel whose model took this step
-    if (model_options_.coincident_fallback && !local_u && !exploit && draws.empty() && !conditions && m == 0) {
-      if (const auto split = split_coincident_step(u, U.row(best).transpose(), Um, ym, incumbent,
-                                                     static_cast<int>(X.rows()), opt)) {
-        res = split->first;
-        u = res.x;
-        step_kernel = split->second;
-      }
-    }
-
-    const Vec theta = gp_->hyperparameters();
-    info_["theta"] = std::vector<double>(theta.data(), theta.data() + theta.size());
-    info_["theta_names"] = gp_->hyperparameter_names();
-    info_["kernel"] = gp_->kernel().describe();
-    if (!candidates_.empty()) info_["kernel_choice"] = step_kernel;  // a structure chosen by evidence
-    info_["fit_objective"] = objective;
-    if (!local_u) info_["acq_value"] = res.value;
-    if (auto* ucb = dynamic_cast<const UpperConfidenceBound*>(acq.get())) {
-      info_["beta"] = ucb->beta();
-      if (early && !exploit) info_["early_step"] = true;  // an exploitation step takes exploit_beta instead
-    }
-    info_["fit_seconds"] = fit_seconds;
-    info_["acq_seconds"] = seconds_since(t1);
-    info_["n_fantasies"] = fantasy && fantasy_ != FantasyMode::None ? pending.rows() : 0;
-    if (fantasy && Pu.rows() > 0 && fantasy_ != FantasyMode::None) info_["fantasy"] = to_string(fantasy_);
-    if (Fu.rows() > 0) info_["failed_points"] = {{"n", Fu.rows()}, {"model", enum_name(model_options_.failed_points)}};
-
-    if (!u.allFinite() || min_row_distance(u, Pu) < kRepeatTolerance || min_row_distance(u, U) < kRepeatTolerance ||
-        min_row_distance(u, Fu) < kFailedRadius) {
-      info_["repeat_replaced_by_random"] = true;
-      u = random_point(trial_index);
-    }
+    u = bo_step(X, y, pending, failed, trial_index);
   }
   Vec x = space_->bounds().clamp(unit_->from_unit(u));
   space_->canonicalize(x);
   return x;
+}
+
+// One BO step, stage by stage: the data in the GP's units, the surrogate's update, the constraints and the
+// incumbent, pending and failed points as fantasies, the schedule's plan, then a local step or the
+// acquisition maximised from the Proposer's starts.
+Vec BOStrategy::bo_step(const Mat& X, const Vec& y, const Mat& pending, const Mat& failed, int trial_index) {
+  const auto t0 = Clock::now();
+  const int n = static_cast<int>(X.rows());
+  observations_ = n;
+  const StepData d = step_data(X, y, trial_index);
+  const double objective = update_surrogate(d, n, trial_index);
+  const std::vector<bool> feasible = fit_constraints(d.U, trial_index);
+  const int m = n_constraints(X.rows());
+  const Incumbent inc = find_incumbent(d.yt, y, feasible);
+  const double fit_seconds = seconds_since(t0);
+  // Pending points enter as fantasies on a copy of the fitted model (same θ, the factor extended).
+  const Conditioning cond = conditioning(pending, failed);
+  std::optional<GP> fantasy;
+  if (cond.any()) fantasy.emplace(cond.apply(*gp_));
+  const GP& model = fantasy ? *fantasy : *gp_;
+
+  const auto t1 = Clock::now();
+  const StepPlan plan = schedule_->plan(trial_index, budget_);
+  step_beta_ = plan.beta;
+  if (plan.endgame) info_["endgame"] = {{"mode", enum_name(model_options_.endgame)}, {"remaining_share", *plan.endgame}};
+  // A local step on plain continuous data only (no pending, failed points or constraints, no discrete
+  // coordinates); a degenerate neighbourhood falls back to the global step.
+  std::optional<Vec> local_u;
+  if (plan.local && cond.pending.rows() == 0 && cond.failed.rows() == 0 && m == 0 && continuous_)
+    local_u = scheduled_local_step(d.U, y, inc.row, trial_index);
+  std::vector<GP> draws;  // must outlive acq
+  std::unique_ptr<Acquisition> acq;
+  if (!local_u) acq = step_acquisition(plan, model, inc, n, cond, draws, trial_index);
+  if (m > 0 && !local_u) acq = constrained(std::move(acq), feasible, inc.feasible);
+  AcqOptimizerOptions opt = config_.acq_optimizer;
+  opt.seed = trial_seed(config_.seed ^ 0xACCULL, trial_index);
+  OptResult res;
+  std::string step_kernel = model_.name;  // the kernel whose model took this step
+  if (local_u) {
+    res.x = *local_u;
+  } else {
+    const Vec incumbent_u = d.U.row(inc.row).transpose();
+    const ProposalContext ctx{*space_, *unit_, *acq, incumbent_u, d.U, d.yt, config_.seed, trial_index};
+    res = proposer_.propose(ctx, opt, info_);
+    if (!plan.exploit && draws.empty() && !cond.any() && m == 0)
+      if (auto other = doubtful_step(ctx, res.x, d, inc, n, opt)) res = other->first, step_kernel = other->second;
+  }
+  record_step(plan, acq.get(), res, local_u.has_value(), objective, step_kernel, cond, static_cast<int>(pending.rows()));
+  info_["fit_seconds"] = fit_seconds;
+  info_["acq_seconds"] = seconds_since(t1);
+  Vec u = res.x;
+  if (!u.allFinite() || min_row_distance(u, cond.pending) < kRepeatTolerance || min_row_distance(u, d.U) < kRepeatTolerance ||
+      min_row_distance(u, cond.failed) < kFailedRadius) {
+    info_["repeat_replaced_by_random"] = true;
+    u = random_point(trial_index);
+  }
+  return u;
+}
+
+BOStrategy::StepData BOStrategy::step_data(const Mat& X, const Vec& y, int trial_index) {
+  StepData d;
+  d.U = unit_->rows_to_unit(X);
+  d.yt = model_targets(y, model_options_.output_warp);  // the GP's targets; acquisitions see the same units
+  d.subset = uses_subset_model(static_cast<int>(X.rows()));
+  if (!d.subset) {
+    d.Um = d.U;
+    d.ym = d.yt;
+    return d;
+  }
+  // The subset of data around the best (feasible) observation (bo_subsets.cpp).
+  const bool constrained = constraints_.rows() == d.U.rows() && constraints_.cols() > 0;
+  Eigen::Index top = -1;
+  for (Eigen::Index i = 0; i < d.yt.size(); ++i)
+    if ((!constrained || (constraints_.row(i).array() <= 0.0).all()) && (top < 0 || d.yt[i] > d.yt[top])) top = i;
+  if (top < 0) d.yt.maxCoeff(&top);
+  const std::vector<Eigen::Index> rows = subset_model_rows(d.U, top, trial_index);
+  d.Um = d.U(rows, Eigen::all);
+  d.ym = d.yt(rows);
+  info_["model"] = {{"kind", "subset"}, {"rows", d.Um.rows()}};
+  return d;
+}
+
+double BOStrategy::update_surrogate(const StepData& d, int n, int trial_index) {
+  const Refit due = refit_due(n);
+  if (due == Refit::None) {
+    // Same θ: the new rows join the factor in O(n²) (a subset moves with the incumbent: one factorisation).
+    auto update = [&](GP& g) {
+      if (d.subset)
+        g.set_data(d.Um, d.ym);
+      else
+        extend_model(g, d.U, d.yt);
+    };
+    update(*gp_);
+    if (model_options_.structure_averaging != StructureAveraging::Off)  // the averaged candidates see the rows too
+      for (auto& g : gp_candidates_)
+        if (g) update(*g);
+    info_["refit"] = "none";
+    return refit_objective_;
+  }
+  const bool warm = due == Refit::Warm;  // between full refits: one short run from the current θ
+  const double objective = fit_surrogate(d, warm, trial_index);
+  if (!warm) refit_n_ = n;  // the schedule counts from the last full refit
+  refit_objective_ = objective;
+  info_["refit"] = warm ? "warm" : "full";
+  return objective;
+}
+
+double BOStrategy::fit_surrogate(const StepData& d, bool warm, int trial_index) {
+  // θ is fitted on at most fit_subset of the model's rows, then the model conditions on all of them.
+  const std::vector<Eigen::Index> fit_on = fit_rows(d.Um.rows(), trial_index);
+  const Mat Uf = fit_on.empty() ? Mat() : Mat(d.Um(fit_on, Eigen::all));
+  const Vec yf = fit_on.empty() ? Vec() : Vec(d.ym(fit_on));
+  const Mat& UF = fit_on.empty() ? d.Um : Uf;
+  const Vec& yF = fit_on.empty() ? d.ym : yf;
+  if (!fit_on.empty()) info_["fit_rows"] = UF.rows();
+  // A kernel defined around a centre (the aligned set kernel) follows the incumbent: near it the model is
+  // the plain one, and the pairing's seams stay away from where the next steps are taken.
+  Eigen::Index top;
+  d.ym.maxCoeff(&top);
+  recentre_models(d.Um.row(top).transpose());
+  if (!gp_) gp_.emplace(new_model(kernel_->clone()));
+  gp_->set_data(UF, yF);  // warm start: keeps the previous fit's hyperparameters
+  double objective;
+  if (!candidates_.empty()) {
+    // Structure by evidence: every candidate kernel's model is refitted (warm-started from its own fit).
+    std::vector<std::optional<GP>*> models{&gp_};
+    for (std::size_t k = 0; k < candidates_.size(); ++k) {
+      if (!gp_candidates_[k]) gp_candidates_[k].emplace(new_model(candidates_[k].kernel->clone()));
+      gp_candidates_[k]->set_data(UF, yF);
+      models.push_back(&gp_candidates_[k]);
+    }
+    objective = choose_by_evidence(models, refit(models, trial_index, warm));
+  } else if (alt_kernel_) {
+    // Kernel smoothness by evidence: the better MAP objective wins; the loser stays as the alternative.
+    if (!gp_alt_) gp_alt_.emplace(new_model(alt_kernel_->clone()));
+    gp_alt_->set_data(UF, yF);
+    const std::vector<double> obj = refit({&gp_, &gp_alt_}, trial_index, warm);
+    objective = obj[0];
+    if (obj[1] > obj[0]) std::swap(gp_, gp_alt_), objective = obj[1], alt_leads_ = !alt_leads_;
+  } else {
+    objective = refit({&gp_}, trial_index, warm)[0];
+  }
+  if (!fit_on.empty()) {
+    gp_->set_data(d.Um, d.ym);  // the fitted θ, conditioned on every row
+    if (model_options_.structure_averaging != StructureAveraging::Off)
+      for (auto& g : gp_candidates_)
+        if (g) g->set_data(d.Um, d.ym);
+  }
+  return objective;
+}
+
+double BOStrategy::choose_by_evidence(const std::vector<std::optional<GP>*>& models, const std::vector<double>& obj) {
+  // Each candidate is fitted by its MAP objective, but they are compared by the log marginal likelihood at
+  // that θ: the hyperprior's log density is not comparable between kernels with different numbers of
+  // parameters (the flat ARD kernel pays a prior term per lengthscale, a tied structured kernel one), and
+  // with it a wrong declared symmetry won most steps (docs/bench/structure.md).
+  std::vector<double> evidence(models.size());
+  for (std::size_t k = 0; k < models.size(); ++k) evidence[k] = (*models[k])->log_marginal_likelihood();
+  double objective = obj[0], best_evidence = evidence[0];
+  nlohmann::json objectives = {{model_.name, evidence[0]}};
+  std::size_t winner = 0;
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    objectives[candidates_[k].name] = evidence[k + 1];
+    if (evidence[k + 1] > best_evidence) best_evidence = evidence[k + 1], objective = obj[k + 1], winner = k + 1;
+  }
+  if (winner > 0) {  // the winner models; the others stay candidates
+    NamedKernel& c = candidates_[winner - 1];
+    std::swap(gp_, gp_candidates_[winner - 1]);
+    std::swap(kernel_, c.kernel);
+    std::swap(model_.name, c.name);
+    std::swap(model_.resolves_doubtful, c.resolves_doubtful);
+    std::swap(model_.lends_chart, c.lends_chart);
+  }
+  info_["kernel_objectives"] = objectives;
+  return objective;
+}
+
+BOStrategy::Incumbent BOStrategy::find_incumbent(const Vec& yt, const Vec& y, const std::vector<bool>& feasible) const {
+  Incumbent inc;
+  Eigen::Index best = -1;
+  for (Eigen::Index i = 0; i < yt.size(); ++i)
+    if (feasible[static_cast<std::size_t>(i)] && (best < 0 || yt[i] > yt[best])) best = i;
+  inc.feasible = best >= 0;
+  if (!inc.feasible) y.maxCoeff(&best);
+  inc.row = best;
+  inc.target = yt[best];
+  return inc;
+}
+
+bool BOStrategy::Conditioning::any() const {
+  return (failed.rows() > 0 && failed_mode != FantasyMode::None) || (pending.rows() > 0 && pending_mode != FantasyMode::None);
+}
+
+GP BOStrategy::Conditioning::apply(const GP& g) const {
+  // Failed points first (BOModelOptions::failed_points), then the pending ones (config.fantasy).
+  GP out = failed.rows() > 0 && failed_mode != FantasyMode::None ? condition_on_pending(g, failed, failed_mode) : g;
+  return pending.rows() > 0 && pending_mode != FantasyMode::None ? condition_on_pending(out, pending, pending_mode) : out;
+}
+
+BOStrategy::Conditioning BOStrategy::conditioning(const Mat& pending, const Mat& failed) const {
+  const int D = space_->dim();
+  Conditioning c;
+  c.pending = pending.rows() > 0 ? unit_->rows_to_unit(pending) : Mat(0, D);
+  c.failed = failed.rows() > 0 ? unit_->rows_to_unit(failed) : Mat(0, D);
+  c.failed_mode = model_options_.failed_points == FailedPoints::Worst     ? FantasyMode::LiarWorst
+                  : model_options_.failed_points == FailedPoints::Pending ? fantasy_
+                                                                          : FantasyMode::None;
+  c.pending_mode = fantasy_;
+  return c;
+}
+
+std::optional<Vec> BOStrategy::scheduled_local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index) {
+  // A stalled trust region (local_restart, local_restart_global): this step is global and the region
+  // restarts after it (a region-only restart is replayed inside local_step).
+  const std::optional<TrustRegion> region =
+      model_options_.local_radius > 0.0 && model_options_.local_restart > 0
+          ? std::optional(replay_region(y, U.cols()))
+          : std::nullopt;
+  if (region && region->restart_due) {
+    info_["local"] = {{"model", "global"}, {"restart", true}, {"trust_region", describe_region(*region)}};
+    return std::nullopt;
+  }
+  return local_step(U, y, best, trial_index);
+}
+
+std::unique_ptr<Acquisition> BOStrategy::step_acquisition(const StepPlan& plan, const GP& model, const Incumbent& inc,
+                                                          int n, const Conditioning& cond, std::vector<GP>& draws,
+                                                          int trial_index) {
+  if (!plan.exploit && model_options_.hmc_max_n > 0 && n <= model_options_.hmc_max_n && acquisition_->hmc_average) {
+    draws = hmc_models(trial_index);
+    if (cond.any())
+      for (auto& g : draws) g = cond.apply(g);
+  }
+  if (plan.exploit) {  // the model's best guess (BOModelOptions::exploit_every)
+    info_["exploit"] = true;
+    return std::make_unique<UpperConfidenceBound>(model, model_options_.exploit_beta);
+  }
+  if (!draws.empty()) {
+    std::vector<std::unique_ptr<Acquisition>> parts;
+    for (const GP& g : draws) parts.push_back(make_acquisition(g, inc.target, n));
+    info_["hmc_draws"] = draws.size();
+    info_["hmc_step"] = hmc_.step_size;
+    return std::make_unique<AveragedAcquisition>(std::move(parts));
+  }
+  std::unique_ptr<Acquisition> acq = make_acquisition(model, inc.target, n, plan.beta_scale);
+  if (model_options_.structure_averaging != StructureAveraging::Off && !candidates_.empty() && !cond.any())
+    if (auto averaged = structure_averaged_acquisition(inc.target, n, plan.beta_scale)) acq = std::move(averaged);
+  return acq;
+}
+
+std::unique_ptr<Acquisition> BOStrategy::constrained(std::unique_ptr<Acquisition> acq, const std::vector<bool>& feasible,
+                                                     bool any_feasible) {
+  const int m = static_cast<int>(constraints_.cols());
+  std::vector<std::unique_ptr<Acquisition>> pof;
+  for (int j = 0; j < m; ++j) pof.push_back(log_probability_of_feasibility(*constraint_gps_[static_cast<std::size_t>(j)]));
+  info_["constraints"] = {{"n", m},
+                          {"feasible_points", std::count(feasible.begin(), feasible.end(), true)},
+                          {"objective", any_feasible ? "acquisition + log P(feasible)" : "log P(feasible)"}};
+  return std::make_unique<ConstrainedAcquisition>(any_feasible ? std::move(acq) : nullptr, std::move(pof));
+}
+
+std::optional<std::pair<OptResult, std::string>> BOStrategy::doubtful_step(const ProposalContext& ctx, const Vec& u,
+                                                                          const StepData& d, const Incumbent& inc,
+                                                                          int n, const AcqOptimizerOptions& opt) {
+  // A suggestion in the region the chosen model misjudges (ProposalContribution::doubtful) is handed to the
+  // candidate that models it (NamedKernel::resolves_doubtful), at its last fitted θ on the model's rows.
+  if (model_.resolves_doubtful || candidates_.empty()) return std::nullopt;
+  const Admissible doubtful = proposer_.doubtful(ctx);
+  if (!doubtful || !doubtful(u)) return std::nullopt;
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    if (!candidates_[k].resolves_doubtful || !gp_candidates_[k]) continue;
+    GP& other = *gp_candidates_[k];
+    other.set_data(d.Um, d.ym);
+    const std::unique_ptr<Acquisition> acq = make_acquisition(other, inc.target, n);
+    info_[proposer_.doubtful_key()] = {{"from", model_.name}, {"to", candidates_[k].name}};
+    return std::make_pair(maximize_acquisition(*acq, *unit_, opt, ctx.incumbent.transpose()), candidates_[k].name);
+  }
+  return std::nullopt;
+}
+
+void BOStrategy::record_step(const StepPlan& plan, const Acquisition* acq, const OptResult& res, bool local,
+                             double objective, const std::string& step_kernel, const Conditioning& cond, int n_pending) {
+  const Vec theta = gp_->hyperparameters();
+  info_["theta"] = std::vector<double>(theta.data(), theta.data() + theta.size());
+  info_["theta_names"] = gp_->hyperparameter_names();
+  info_["kernel"] = gp_->kernel().describe();
+  if (!candidates_.empty()) info_["kernel_choice"] = step_kernel;  // a structure chosen by evidence
+  info_["fit_objective"] = objective;
+  if (!local) info_["acq_value"] = res.value;
+  if (auto* ucb = dynamic_cast<const UpperConfidenceBound*>(acq)) {
+    info_["beta"] = ucb->beta();
+    if (plan.early && !plan.exploit) info_["early_step"] = true;  // an exploitation step takes exploit_beta instead
+  }
+  const bool fantasies = cond.any() && fantasy_ != FantasyMode::None;
+  info_["n_fantasies"] = fantasies ? n_pending : 0;
+  if (fantasies && cond.pending.rows() > 0) info_["fantasy"] = to_string(fantasy_);
+  if (cond.failed.rows() > 0)
+    info_["failed_points"] = {{"n", cond.failed.rows()}, {"model", enum_name(model_options_.failed_points)}};
 }
 
 void BOStrategy::recentre_models(const Vec& centre) {
@@ -504,7 +503,7 @@ void BOStrategy::recentre_models(const Vec& centre) {
 std::unique_ptr<Acquisition> BOStrategy::structure_averaged_acquisition(double incumbent, int n_observed,
                                                                         double beta_scale) {
   std::vector<const GP*> models{&*gp_};
-  std::vector<std::string> names{model_name_};
+  std::vector<std::string> names{model_.name};
   for (std::size_t k = 0; k < candidates_.size(); ++k) {
     const auto& g = gp_candidates_[k];
     // Every candidate conditions on the model's rows (suggest keeps them so when averaging); a candidate

@@ -8,6 +8,7 @@
 #include "kbo/core/params.hpp"
 #include "kbo/model/kernels/stationary.hpp"
 #include "kbo/strategy/bo_strategy.hpp"
+#include "kbo/strategy/presets.hpp"
 
 namespace kbo {
 
@@ -61,7 +62,6 @@ KernelPtr make_model_kernel(const StrategyConfig& config, const Space& space) {
 std::string model_kernel_name(const StrategyConfig& config, const Space& space) {
   const SpaceKindEntry& kind = space_kinds().get(space.kind());
   if (kind.model_kernel_name) return kind.model_kernel_name(config, space);
-  if (space.kind() == "set") return "set-" + enum_name(config.set_kernel);
   if (config.invariance != "none") return enum_name(config.invariant_kernel);
   return "flat";
 }
@@ -80,8 +80,8 @@ std::vector<NamedKernel> make_model_kernels(const StrategyConfig& config, const 
     return out;
   }
   // Structure chosen by evidence: the plain kernel on the flat vector competes with the structured ones
-  // (for a set space the vector of the canonical ordering: set_kernel "sorted").
-  out.push_back({space.kind() == "set" ? "set-sorted" : "flat",
+  // (for a set space the vector of the canonical ordering, named by the space kind).
+  out.push_back({kind.flat_candidate_name,
                  model_kernels().get(config.kernel).make(space.dim(), config.ard, 1.0 / 3.0, 1.0)});
   return out;
 }
@@ -92,6 +92,7 @@ std::unique_ptr<Strategy> make_strategy(const StrategyConfig& config, std::share
 }
 
 void register_builtin_strategies() {
+  register_builtin_presets();
   for (StationaryType type : {StationaryType::RBF, StationaryType::Matern12, StationaryType::Matern32,
                               StationaryType::Matern52}) {
     model_kernels().add(to_string(type), {[type](int dim, bool ard, double lengthscale, double variance) -> KernelPtr {

@@ -3,9 +3,14 @@
 // StrategyConfig::module_options["bo"]. Declared once in a field list (JSON generated from it); the
 // defaults are the tested default model, and `kbo bench bo --bo KEY=VALUE` sets them so each variant in
 // docs/bench/bo.md is reproducible by a command.
+#include <functional>
+#include <string>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "kbo/core/fields.hpp"
+#include "kbo/core/registry.hpp"
 #include "kbo/strategy/targets.hpp"
 
 namespace kbo {
@@ -235,31 +240,6 @@ struct EnumNames<PriorMean> {
   /* endgame_fraction_2d sets both (docs/bench/bbob.md, "Session 13b"). */                                      \
   X(double, endgame_fraction_2d, 0.6)                                                                          \
   X(Endgame, endgame, Endgame::Local)                                                                          \
-  /* Sets with set_kernel auto: a step whose chosen model suggests two coincident elements (the orbit */      \
-  /* average's variance ridge) while the incumbent has none is taken by the sliced kernel instead. Off: it */  \
-  /* fixes facility location's stalled seeds but costs k-means and covering (structure.md, update 5). */      \
-  X(bool, coincident_fallback, false)                                                                          \
-  /* Sets: the acquisition's result is never a set with two coincident elements (Space::has_coincident_ */  \
-  /* elements) while the incumbent has none: such a set is a fixed point of the element swaps, where every */ \
-  /* invariant model's acquisition is stationary and its variance often peaks (the orbit average's ridge), */ \
-  /* not what the data show. The best polished start that is not one takes the step, else the best start */  \
-  /* as drawn. On by default where early_steps is (set_kernel auto, UCB, at most 12 coordinates): it won */   \
-  /* k-means and covering there; on larger sets whose objectives reward coincident elements (kbo bench */    \
-  /* sets' synthetic ones) it lost (docs/bench/structure.md, update 15). */                                   \
-  X(bool, avoid_coincident, false)                                                                             \
-  /* Sets: the acquisition optimiser also starts from the incumbent with one element moved (each in turn) */ \
-  /* to where the acquisition is highest for it: the swap moves of k-medoids-style local search. */           \
-  X(bool, element_moves, false)                                                                              \
-  /* Sets: … and from the incumbent with two elements moved, greedily: element i to where the acquisition */ \
-  /* is highest for it, then element j given that, for every ordered pair (i, j). A k-means-style local */     \
-  /* optimum (two elements on one cluster, one between two) is left only by moving two elements at once. */   \
-  X(bool, pair_moves, false)                                                                                 \
-  /* Sets: … and from the incumbent with one or two elements replaced by elements of the */                   \
-  /* recombination_sets best other observed sets (0 ⇒ none), the m combinations the acquisition rates */     \
-  /* highest: crossover of good sets, as starts only (the acquisition still decides). Both off: on k-means */ \
-  /* seeds 0-29 they leave as many stalled seeds as without (structure.md, update 8: the model, not the */    \
-  /* search, misjudges the other basin) and cost covering a little. */                                        \
-  X(int, recombination_sets, 0)                                                                              \
   /* Structure by evidence (auto kernels): with acquisition or predictive (StructureAveraging above) the */   \
   /* step uses every candidate model, each weighted by its posterior probability (the softmax of the log */   \
   /* marginal likelihoods, a uniform prior over the candidates: Bayesian model averaging), not the most */    \
@@ -295,5 +275,19 @@ struct BOModelOptions {
 
 /// visit_fields(object, visitor): visitor(name, field) for every field of the list, in order.
 KBO_VISIT_FIELDS(BOModelOptions, KBO_BO_MODEL_FIELDS)
+
+/// Keys of options.bo that a module owns because they act on its spaces or kernels (the sets module's
+/// element moves, say): BOModelOptions::from_json leaves them to the module, which parses them into its own
+/// typed options. `kbo options` lists them with their owner.
+struct BoOptionKeysEntry {
+  nlohmann::json defaults;  // an object: every key the module owns, at its default
+  /// Checks the module's keys that were given (an object of some of `defaults`' keys); InputError naming one.
+  std::function<void(const nlohmann::json& given)> validate;
+  std::string help;
+};
+Registry<BoOptionKeysEntry>& bo_option_extensions();
+
+/// `bo` without the keys modules own (each module's keys checked by its validate).
+nlohmann::json bo_options_without_extensions(const nlohmann::json& bo);
 
 }  // namespace kbo

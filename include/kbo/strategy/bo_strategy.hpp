@@ -10,6 +10,8 @@
 #include "kbo/core/space.hpp"   // UnitCubeSpace
 #include "kbo/model/hmc.hpp"
 #include "kbo/strategy/bo_model_options.hpp"
+#include "kbo/strategy/proposer.hpp"
+#include "kbo/strategy/schedule.hpp"
 #include "kbo/strategy/trust_region.hpp"
 #include "kbo/strategy/registry.hpp"  // NamedKernel
 #include "kbo/strategy/strategy.hpp"
@@ -79,7 +81,54 @@ class BOStrategy : public Strategy {
   void set_budget(std::optional<int> budget) override { budget_ = budget; }
 
  private:
+  // One BO step's observations in the GP's units: every row (U, yt) and the rows the model conditions on
+  // (Um, ym: all of them, or above the threshold a subset of data around the incumbent, bo_subsets.cpp).
+  struct StepData {
+    Mat U;
+    Vec yt;
+    bool subset = false;
+    Mat Um;
+    Vec ym;
+  };
+  // The incumbent (EI/PI's reference and the optimiser's first start): the best feasible observation.
+  struct Incumbent {
+    Eigen::Index row = 0;
+    double target = 0.0;   // its model target
+    bool feasible = true;  // false: no observation is feasible (the best of all is used)
+  };
+  // What pending and failed points contribute to the acquisition's model (fantasies, bo_strategy.cpp).
+  struct Conditioning {
+    Mat pending, failed;      // unit cube
+    FantasyMode failed_mode;  // BOModelOptions::failed_points as a fantasy
+    FantasyMode pending_mode; // config.fantasy
+    bool any() const;
+    GP apply(const GP& gp) const;
+  };
+
+  // The constructors' shared work: presets, options, the stages, the kernels.
+  void init_model(std::vector<NamedKernel> kernels);
   Vec random_point(int trial_index) const;
+  // The BO step of suggest, in stages (bo_strategy.cpp): the data, the surrogate's update, the plan, the
+  // acquisition, the proposal, the diagnostics.
+  Vec bo_step(const Mat& X, const Vec& y, const Mat& pending, const Mat& failed, int trial_index);
+  StepData step_data(const Mat& X, const Vec& y, int trial_index);
+  double update_surrogate(const StepData& d, int n, int trial_index);
+  double fit_surrogate(const StepData& d, bool warm, int trial_index);
+  double choose_by_evidence(const std::vector<std::optional<GP>*>& models, const std::vector<double>& objective);
+  Incumbent find_incumbent(const Vec& yt, const Vec& y, const std::vector<bool>& feasible) const;
+  Conditioning conditioning(const Mat& pending, const Mat& failed) const;
+  std::unique_ptr<Acquisition> step_acquisition(const StepPlan& plan, const GP& model, const Incumbent& inc, int n,
+                                                const Conditioning& cond, std::vector<GP>& draws, int trial_index);
+  // The schedule's local step, unless the trust region restarts with a global step (bo_strategy.cpp).
+  std::optional<Vec> scheduled_local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index);
+  std::unique_ptr<Acquisition> constrained(std::unique_ptr<Acquisition> acq, const std::vector<bool>& feasible,
+                                           bool any_feasible);
+  std::optional<std::pair<OptResult, std::string>> doubtful_step(const ProposalContext& ctx, const Vec& u,
+                                                                const StepData& d, const Incumbent& inc, int n,
+                                                                const AcqOptimizerOptions& opt);
+  void record_step(const StepPlan& plan, const Acquisition* acq, const OptResult& res, bool local, double objective,
+                   const std::string& step_kernel, const Conditioning& cond, int n_pending);
+
   enum class Refit { Full, Warm, None };  // at this suggestion (bo_incremental.cpp)
   Refit refit_due(int n) const;
   // Large n (bo_subsets.cpp): the subset-of-data model's use, its rows, and the rows θ is fitted on
@@ -87,7 +136,7 @@ class BOStrategy : public Strategy {
   bool uses_subset_model(int n) const;
   std::vector<Eigen::Index> subset_model_rows(const Mat& U, Eigen::Index incumbent, int trial_index) const;
   std::vector<Eigen::Index> fit_rows(Eigen::Index n, int trial_index) const;
-  nlohmann::json model_identity() const;  // what a stored model state must match  // θ is refitted at this suggestion (bo_incremental.cpp)
+  nlohmann::json model_identity() const;  // what a stored model state must match
   // gp's data become (U, yt) at gp's θ: the new rows appended to its factor, every target replaced.
   void extend_model(GP& gp, const Mat& U, const Vec& yt);
   // MAP/ML-II refit of each model (data already set; each replaced by its best fit), all starts in one
@@ -111,32 +160,21 @@ class BOStrategy : public Strategy {
   GP new_model(KernelPtr kernel) const;
   std::unique_ptr<Acquisition> make_acquisition(const GP& gp, double incumbent, int n_observed, double beta_scale = 1.0) const;
   bool ucb_with_constant_beta() const;  // the acquisition whose β early_steps sets
-  // In the end-game of a known budget (BOModelOptions::endgame_fraction): the share of its steps still to
-  // come after this trial, in [0, 1); nothing outside it.
-  std::optional<double> endgame_remaining(int trial_index) const;
   // Local trust-region step (bo_local.cpp, BOModelOptions::local_every): the unit-cube point, or nothing
   // when the neighbourhood is degenerate (the global step is taken then).
   std::optional<Vec> local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index);
-  // A set space's rows U in the incumbent's chart (elements paired with its elements) by whichever other
-  // candidate model has one; false, U untouched, if none has.
-  bool set_chart(const Vec& incumbent, Mat& U) const;
+  // The local step's pieces (bo_local.cpp): the rows in a chart (an invariant model's orbit points nearest
+  // the incumbent) and the chart's kernel, or nothing without one; the nearest neighbours; the local GP's step.
+  KernelPtr local_chart(const Vec& incumbent, Mat& U) const;
+  std::vector<Eigen::Index> local_neighbours(const Mat& U, Eigen::Index best, const Vec& scale, Eigen::Index m) const;
+  std::optional<Vec> local_quadratic_step(const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows,
+                                          Eigen::Index best, const Vec& spread, const Vec& lo, const Vec& hi,
+                                          const std::optional<TrustRegion>& tr, nlohmann::json& local_info) const;
+  Vec local_gp_step(KernelPtr kernel, const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows,
+                    const Vec& centre, const Vec& lo, const Vec& hi, int trial_index);
   /// Kernel::recentre on every model and prototype: kernels defined around a centre (the aligned set kernel)
   /// move it to `centre` (the incumbent, before a refit; each GP is given its data again by the refit).
   void recentre_models(const Vec& centre);
-  // Trial t is (was) scheduled as a local step: the end-game's local steps and every local_every-th BO step
-  // (with local_restart, a scheduled step taken when the region had collapsed was a global restart step).
-  bool is_local_trial(int t) const;
-  // BOModelOptions::coincident_fallback (bo_coincident.cpp): the step of the candidate that splits coincident
-  // elements, and its name, when suggestion u has coincident elements and the incumbent none; else nothing.
-  std::optional<std::pair<OptResult, std::string>> split_coincident_step(const Vec& u, const Vec& incumbent_u,
-                                                                         const Mat& Um, const Vec& ym, double incumbent,
-                                                                         int n_observed, const AcqOptimizerOptions& opt);
-  // BOModelOptions::element_moves, pair_moves and recombination_sets (bo_element_moves.cpp): the incumbent
-  // with one element moved per element, two moved greedily per ordered pair, and elements of the best
-  // observed sets (U's rows, highest yt first) substituted; starts for the acquisition optimiser
-  // (element_moves.hpp). No rows on a space without elements or with every option off.
-  Mat element_move_starts(const Vec& incumbent_u, const Acquisition& acq, int trial_index, const Mat& U,
-                          const Vec& yt) const;
   // BOModelOptions::structure_averaging: the acquisitions of gp_ and every candidate model, weighted by
   // their posterior probabilities (trial info "structure_weights"); nothing when a candidate was not
   // refitted on the model's rows.
@@ -151,18 +189,22 @@ class BOStrategy : public Strategy {
                                     const Vec& scale, const Vec& lo, const Vec& hi, double* r2 = nullptr) const;
   // One GP per outcome constraint (on −c_j, standardised), refitted like gp_; returns the feasible rows.
   std::vector<bool> fit_constraints(const Mat& U, int trial_index);
+  int n_constraints(Eigen::Index rows) const;  // outcome constraints modelled at this step
 
   StrategyConfig config_;
   BOModelOptions model_options_;
+  std::vector<std::string> presets_;  // the model presets applied to this study (presets.hpp)
+  std::optional<Schedule> schedule_;
+  Proposer proposer_;
   std::shared_ptr<const Space> space_;
   std::shared_ptr<const UnitCubeSpace> unit_;
   KernelPtr kernel_;            // prototype (initial hyperparameters)
   Mat design_;                  // initial design, unit cube, n_init x D
   std::optional<GP> gp_;        // fitted on real observations only (no fantasies)
-  std::optional<GP> gp_alt_;
-  std::vector<std::optional<GP>> constraint_gps_;  // outcome constraints (kbo/acquisition/constraints.hpp)    // the other kernel's model (BOModelOptions::alt_kernel); swapped with gp_ when it wins
+  std::optional<GP> gp_alt_;    // the other kernel's model (BOModelOptions::alt_kernel); swapped with gp_ when it wins
+  std::vector<std::optional<GP>> constraint_gps_;  // outcome constraints (kbo/acquisition/constraints.hpp)
   KernelPtr alt_kernel_;        // prototype of the alternative kernel (nullptr ⇒ none competes)
-  std::string model_name_;      // name of gp_'s kernel (NamedKernel::name)
+  NamedKernel model_;           // gp_'s kernel's name and flags (its kernel is kernel_)
   std::vector<NamedKernel> candidates_;          // the other candidate kernels (prototypes; auto structure)
   std::vector<std::optional<GP>> gp_candidates_;  // their models, refitted beside gp_; swapped with it when one wins
   FantasyMode fantasy_ = FantasyMode::KrigingBeliever;
@@ -174,13 +216,10 @@ class BOStrategy : public Strategy {
   double fit_noise_cap_ = 0.0;  // > 0: the noise cap of the fit in progress (a local step's local_noise_cap)
   bool alt_leads_ = false;      // gp_ holds the alternative kernel (it won the last refit)
   double refit_objective_ = 0.0;  // its objective (reported while θ is kept)
-  double step_beta_ = 0.0;        // UCB's β for the step being made: --beta, or early_beta in the first steps
-  bool early_steps_scale_with_budget_ = false;  // the set-space default: at most a quarter of a known budget
-  static constexpr int kEarlyStepsMaxDim = 12;  // the set-space default applies up to m·d coordinates
+  double step_beta_ = 0.0;        // UCB's β for the step being made (the schedule's plan)
   HmcCarry hmc_{0.05, Vec()};   // HMC step size and inverse mass carried from one suggestion to the next
   nlohmann::json info_ = nlohmann::json::object();
   std::optional<int> budget_;   // set_budget
-  bool splits_coincident_ = false;  // the current model is NamedKernel::splits_coincident
 };
 
 /// Uniform random search: trial k is a uniform draw seeded by (seed, k), so it does not depend on

@@ -39,10 +39,13 @@ Registry<KernelEntry>& model_kernels();
 struct NamedKernel {
   std::string name;
   KernelPtr kernel;
-  /// A kernel that separates coincident elements at first order (the sliced set kernel): when the
-  /// chosen model suggests a point with coincident elements (Space::has_coincident_elements) and the
-  /// incumbent has none, this candidate takes the step (BOStrategy; docs/bench/structure.md update 5).
-  bool splits_coincident = false;
+  /// A kernel that models the Proposer's doubtful region well (ProposalContribution::doubtful; the sliced
+  /// set kernel separates coincident elements at first order): when the chosen model suggests a point
+  /// there, this candidate takes the step.
+  bool resolves_doubtful = false;
+  /// Its local chart (Kernel::local_chart) holds for every candidate model of the space, so a model with no
+  /// chart of its own (the flat kernel of a set space's canonical vector) takes its local steps in it.
+  bool lends_chart = false;
 };
 using KernelCandidates = std::function<std::vector<NamedKernel>(const StrategyConfig&, const Space&)>;
 
@@ -60,6 +63,9 @@ struct SpaceKindEntry {
   /// The name trial info reports for model_kernel's kernel (e.g. "set-normalized"); nullptr ⇒ the kind's
   /// default naming (model_kernel_name).
   std::function<std::string(const StrategyConfig&, const Space&)> model_kernel_name = nullptr;
+  /// The name trial info reports for the plain kernel on the flat vector when it competes with the kind's
+  /// candidates.
+  std::string flat_candidate_name = "flat";
 };
 Registry<SpaceKindEntry>& space_kinds();
 

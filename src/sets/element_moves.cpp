@@ -1,4 +1,5 @@
-// BOStrategy's element moves (BOModelOptions::element_moves; include/kbo/strategy/bo_strategy.hpp).
+// Element moves of a set (include/kbo/sets/element_moves.hpp): starts for the acquisition optimiser that the
+// sets module contributes to the Proposer stage (set_proposals.cpp).
 //
 // Why: on a set space the acquisition optimiser's starts are Sobol points and the incumbent, and L-BFGS
 // moves all elements a little at a time. An incumbent with two elements in one cluster and none in another
@@ -6,15 +7,14 @@
 // Moving one element to where the acquisition is highest with the others fixed is the swap move of
 // k-medoids-style local search (Kaufman & Rousseeuw's PAM); each is one more start, so the optimiser
 // still takes whatever the acquisition prefers.
-// Pair moves and recombination (BOModelOptions::pair_moves, recombination_sets) move two elements at once:
+// Pair moves and recombination (options.bo.pair_moves, recombination_sets) move two elements at once:
 // a k-means-style local optimum (two elements on one cluster, one between two) is a local optimum for every
-// one-element move (docs/bench/structure.md, update 7).
+// one-element move (docs/bench/structure.md).
 #include <algorithm>
 #include <numeric>
 
 #include "kbo/optimize/multistart.hpp"
-#include "kbo/strategy/bo_strategy.hpp"
-#include "kbo/strategy/element_moves.hpp"
+#include "kbo/sets/element_moves.hpp"
 
 namespace kbo {
 
@@ -49,7 +49,6 @@ class ElementAcquisition : public Acquisition {
   int offset_, size_;
 };
 
-constexpr int kElementCandidates = 1024;  // Sobol positions tried for each element
 
 void check_sizes(const Vec& u, int m, int d, const char* who) {
   if (m < 1 || d < 1 || u.size() != static_cast<Eigen::Index>(m) * d)
@@ -127,41 +126,6 @@ Mat recombination_starts(const Vec& u, const Mat& donors, int m, int d, const Ac
                     [&](Eigen::Index a, Eigen::Index b) { return v[a] > v[b] || (v[a] == v[b] && a < b); });
   Mat out(static_cast<Eigen::Index>(k), u.size());
   for (std::size_t r = 0; r < k; ++r) out.row(static_cast<Eigen::Index>(r)) = cand.row(order[r]);
-  return out;
-}
-
-Mat BOStrategy::element_move_starts(const Vec& incumbent_u, const Acquisition& acq, int trial_index, const Mat& U,
-                                    const Vec& yt) const {
-  const auto layout = space_->element_layout();
-  const Eigen::Index D = incumbent_u.size();
-  if (!layout) return Mat(0, D);
-  const auto [m, d] = *layout;
-  std::vector<Mat> parts;
-  if (model_options_.element_moves || model_options_.pair_moves) {
-    Rng rng = make_rng(trial_seed(config_.seed ^ 0x30E5ULL, trial_index));
-    const Mat candidates = BoxSpace(Box::unit(d)).sample(kElementCandidates, SamplingMethod::Sobol, rng);
-    if (model_options_.element_moves) parts.push_back(kbo::element_move_starts(incumbent_u, m, d, acq, candidates));
-    if (model_options_.pair_moves) parts.push_back(kbo::element_pair_move_starts(incumbent_u, m, d, acq, candidates));
-  }
-  if (model_options_.recombination_sets > 0 && U.rows() > 1) {
-    // The donors: the best observed sets other than the incumbent (highest yt first).
-    std::vector<Eigen::Index> order(static_cast<std::size_t>(U.rows()));
-    std::iota(order.begin(), order.end(), Eigen::Index{0});
-    std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) { return yt[a] > yt[b]; });
-    Mat donors(0, D);
-    for (const Eigen::Index r : order) {
-      if (donors.rows() >= model_options_.recombination_sets) break;
-      if ((U.row(r).transpose() - incumbent_u).norm() == 0.0) continue;
-      donors.conservativeResize(donors.rows() + 1, Eigen::NoChange);
-      donors.row(donors.rows() - 1) = U.row(r);
-    }
-    parts.push_back(kbo::recombination_starts(incumbent_u, donors, m, d, acq, m));
-  }
-  Eigen::Index rows = 0;
-  for (const Mat& p : parts) rows += p.rows();
-  Mat out(rows, D);
-  rows = 0;
-  for (const Mat& p : parts) out.middleRows(rows, p.rows()) = p, rows += p.rows();
   return out;
 }
 

@@ -6,7 +6,7 @@
 #include <functional>
 #include <vector>
 
-#include "kbo/strategy/element_moves.hpp"
+#include "kbo/sets/element_moves.hpp"
 
 namespace kbo {
 namespace {

@@ -1,0 +1,73 @@
+// The Schedule stage (include/kbo/strategy/schedule.hpp).
+#include "kbo/strategy/schedule.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kbo {
+
+Schedule::Schedule(const StrategyConfig& config, const BOModelOptions& options, int dim)
+    : n_init_(config.n_init),
+      beta_(config.beta),
+      early_steps_(options.early_steps),
+      early_beta_(options.early_beta),
+      exploit_every_(options.exploit_every),
+      local_every_(options.local_every),
+      local_above_(options.local_above),
+      endgame_fraction_(options.endgame_fraction_at(dim)),
+      endgame_(options.endgame) {}
+
+std::optional<double> Schedule::endgame_remaining(int t, std::optional<int> budget) const {
+  if (!(endgame_fraction_ > 0.0) || !budget || t < n_init_ || t >= *budget) return std::nullopt;
+  const int steps = static_cast<int>(std::ceil(endgame_fraction_ * std::max(*budget - n_init_, 0)));
+  const int remaining = *budget - t - 1;  // trials after this one
+  if (steps <= 0 || remaining >= steps) return std::nullopt;
+  return static_cast<double>(remaining) / steps;
+}
+
+int Schedule::early_steps(std::optional<int> budget) const {
+  // The first steps choose what the rest polishes; a short run keeps three quarters of its steps for that.
+  if (!budget) return early_steps_;
+  return std::min(early_steps_, std::max(*budget - n_init_, 0) / 4);
+}
+
+StepPlan Schedule::plan(int t, std::optional<int> budget) const {
+  StepPlan p;
+  p.beta = beta_;
+  if (t < n_init_) return p;
+  const int step = t - n_init_ + 1;  // BO steps counted from 1
+  p.endgame = endgame_remaining(t, budget);
+  p.early = !p.endgame && t - n_init_ < early_steps(budget);
+  if (p.early) p.beta = early_beta_;
+  if (p.endgame && endgame_ == Endgame::Decay) p.beta_scale = *p.endgame;
+  p.local = (p.endgame && endgame_ == Endgame::Local) ||
+            (local_every_ > 0 && t >= local_above_ && step % local_every_ == 0);
+  p.exploit = exploit_every_ > 0 && step % exploit_every_ == 0;
+  p.phase = p.local ? Phase::Local : p.exploit ? Phase::Exploit : Phase::Global;
+  return p;
+}
+
+namespace {
+std::string describe(const StepPlan& p) {
+  std::string s = enum_name(p.phase);
+  if (p.phase == Phase::Design) return "initial design";
+  if (p.early) s += ", exploration first";
+  if (p.endgame) s += p.beta_scale < 1.0 ? ", end-game (decaying beta)" : ", end-game";
+  return s;
+}
+}  // namespace
+
+std::vector<ScheduleRow> Schedule::table(std::optional<int> budget, int horizon) const {
+  std::vector<ScheduleRow> rows;
+  const int end = budget ? *budget : horizon;
+  for (int t = 0; t < end; ++t) {
+    const std::string what = describe(plan(t, budget));
+    if (!rows.empty() && rows.back().what == what && rows.back().last == t - 1)
+      rows.back().last = t;
+    else
+      rows.push_back({t, t, what});
+  }
+  return rows;
+}
+
+}  // namespace kbo
