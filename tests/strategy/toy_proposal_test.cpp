@@ -27,12 +27,16 @@ class Spike : public Acquisition {
 bool toy_active = false, refuse_left = false;
 class ToyStarts : public ProposalContribution {
  public:
+  explicit ToyStarts(bool refuse) : refuse_(refuse) {}
   Mat starts(const ProposalContext&) const override { return kPeak.transpose(); }
   Admissible admissible(const ProposalContext&) const override {
-    if (!refuse_left) return {};
+    if (!refuse_) return {};
     return [](const Vec& u) { return u[0] >= 0.5; };
   }
   std::string refused_key() const override { return "toy_refused"; }
+
+ private:
+  bool refuse_;
 };
 
 struct Registered {
@@ -44,7 +48,7 @@ struct Registered {
     proposal_contributions().add("toy-starts",
                                  {[](const StrategyConfig&, const Space&, const nlohmann::json&)
                                       -> std::unique_ptr<ProposalContribution> {
-                                    return toy_active ? std::make_unique<ToyStarts>() : nullptr;
+                                    return toy_active ? std::make_unique<ToyStarts>(refuse_left) : nullptr;
                                   },
                                   "a start on the needle (test)"});
   }
