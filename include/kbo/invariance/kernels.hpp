@@ -30,7 +30,7 @@
 #include "kbo/invariance/groups.hpp"
 #include "kbo/model/kernel.hpp"
 #include "kbo/model/kernels/stationary.hpp"
-#include "kbo/strategy/config.hpp"  // InvariantKernelType
+#include "kbo/invariance/invariant_kernel_type.hpp"
 
 namespace kbo {
 

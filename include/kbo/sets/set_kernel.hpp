@@ -29,7 +29,7 @@
 #include "kbo/model/kernel.hpp"
 #include "kbo/model/kernels/stationary.hpp"
 #include "kbo/core/random.hpp"
-#include "kbo/strategy/config.hpp"  // SetKernelType
+#include "kbo/sets/set_kernel_type.hpp"
 
 namespace kbo {
 

@@ -13,48 +13,11 @@
 #include "kbo/acquisition/fantasy.hpp"
 #include "kbo/core/fields.hpp"
 #include "kbo/core/space.hpp"
+#include "kbo/invariance/invariant_kernel_type.hpp"
 #include "kbo/optimize/multistart.hpp"
+#include "kbo/sets/set_kernel_type.hpp"
 
 namespace kbo {
-
-/// How an invariant kernel combines the base kernel over a group's orbits (invariance module); Auto fits
-/// the max kernel and the plain ARD kernel on the flat vector at every refit (each by MAP) and models with the
-/// one of higher log marginal likelihood; the default (docs/bench/structure.md).
-enum class InvariantKernelType { Max, Average, Auto };
-/// The kernel of a set space (sets module): the mean-pair set kernel of Kim et al., exact or approximate;
-/// the same normalised to unit correlation k(X,Y)/√(k(X,X)k(Y,Y)) (times the signal variance), exact or
-/// approximate; the max over element permutations (block-permutation max kernel of the invariance
-/// module); Average: the normalised mean of k(X, πY) over the m! element orderings π (the invariance
-/// module's normalised orbit-averaged kernel over block permutations: PSD, invariant, constant prior
-/// variance; built as Normalized above kAverageSetKernelMaxSize elements); Sorted: the plain ARD kernel on
-/// the flat vector of the sorted elements; Sliced: the plain kernel on the sorted projections of the
-/// elements onto fixed directions (kbo/sets/sliced_set_kernel.hpp); Aligned: the plain kernel on the flat
-/// vector of each set's elements paired with the incumbent's (kbo/sets/aligned_set_kernel.hpp); or Auto, the default
-/// (docs/bench/structure.md, update 5): Average, Sliced and Sorted fitted at every refit, the highest log
-/// marginal likelihood models.
-enum class SetKernelType { Full, Approx, Normalized, NormalizedApprox, Max, Average, Sorted, Sliced, Aligned, Auto };
-
-template <>
-struct EnumNames<InvariantKernelType> {
-  static constexpr std::array<std::pair<InvariantKernelType, const char*>, 3> table{
-      {{InvariantKernelType::Max, "max"}, {InvariantKernelType::Average, "average"}, {InvariantKernelType::Auto, "auto"}}};
-};
-template <>
-struct EnumNames<SetKernelType> {
-  static constexpr std::array<std::pair<SetKernelType, const char*>, 10> table{
-      {{SetKernelType::Full, "full"},
-       {SetKernelType::Approx, "approx"},
-       {SetKernelType::Normalized, "normalized"},
-       {SetKernelType::NormalizedApprox, "normalized-approx"},
-       {SetKernelType::Max, "max"},
-       {SetKernelType::Average, "average"},
-       {SetKernelType::Sorted, "sorted"},
-       {SetKernelType::Sliced, "sliced"},
-       {SetKernelType::Aligned, "aligned"},
-       {SetKernelType::Auto, "auto"}}};
-  static constexpr std::array<std::pair<SetKernelType, const char*>, 2> aliases{
-      {{SetKernelType::Normalized, "normalised"}, {SetKernelType::NormalizedApprox, "normalised-approx"}}};
-};
 
 // X(type, name, default): the stored JSON key is the name. Names of registered things (strategy, kernel,
 // acquisition, invariance group) are strings checked against their registry by validate().
