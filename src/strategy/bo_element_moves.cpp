@@ -8,7 +8,7 @@
 // still takes whatever the acquisition prefers.
 // Pair moves and recombination (BOModelOptions::pair_moves, recombination_sets) move two elements at once:
 // a k-means-style local optimum (two elements on one cluster, one between two) is a local optimum for every
-// one-element move (docs/bench/structure.md, update 7).
+// one-element move (docs/bench/structure.md).
 #include <algorithm>
 #include <numeric>
 

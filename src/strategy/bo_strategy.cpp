@@ -44,15 +44,15 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
   fantasy_ = config_.fantasy;
   nlohmann::json bo = config_.module_options.value("bo", nlohmann::json::object());
   if (kernel && !dynamic_cast<const StationaryKernel*>(kernel.get()) && bo.is_object()) {
-    // The noise cap and the end-game were chosen on plain kernels (BBOB, long runs: docs/bench/scale.md,
-    // session 11); set and invariant kernels keep the defaults their benches measured unless told. The
-    // end-game cost set kernels without a chart (structure.md, update 5). An invariant or set kernel with a
+    // The noise cap and the end-game were chosen on plain kernels (BBOB, long runs: docs/bench/scale.md
+    // and bbob.md); set and invariant kernels keep the defaults their benches measured unless told. The
+    // end-game cost set kernels without a chart (docs/bench/structure.md). An invariant or set kernel with a
     // local chart (a group of isometries, or element orderings: Kernel::local_chart, asked here with no rows)
     // takes it with its local steps in the chart, which polish as precisely as the flat GP's; without the
     // chart the end-game was mixed (structure.md, updates 6, 7 and 9). Its share is 0.34 at every dimension (the plain model's 2-d share
     // was not measured for invariant kernels), and its local GP has the plain model's noise cap 0.01: with
     // the global cap 1 the local fit on a noisy objective took the ruggedness for noise and sampled the
-    // region's far corners (kbo bench invariance, Ackley-2d-fpf: regret 382 against 216; update 7).
+    // region's far corners (kbo bench invariance, Ackley-2d-fpf: regret 382 against 216).
     Mat no_rows(0, space_->dim());
     const bool chart = kernel->local_chart(Vec::Constant(space_->dim(), 0.5), no_rows) != nullptr;
     if (!bo.contains("noise_cap")) bo["noise_cap"] = 1.0;
@@ -105,11 +105,11 @@ BOStrategy::BOStrategy(StrategyConfig config, std::shared_ptr<const Space> space
   // told: measured with UCB's constant β only, 10 of 40 BO steps; a shorter known budget gets a quarter of
   // its BO steps (set_budget). Up to kEarlyStepsMaxDim coordinates: it won the 8- and 9-coordinate problems
   // of kbo bench structure over 90 seeds, was level on kbo bench sets' 20- to 640-coordinate ones and lost
-  // blobs k-means (50 coordinates, 0.119 against 0.071; docs/bench/structure.md update 14).
+  // blobs k-means (50 coordinates, 0.119 against 0.071; docs/bench/structure.md).
   // The same spaces refuse sets with coincident elements unless told (BOModelOptions::avoid_coincident): the
   // wide early steps chase the orbit average's variance ridge, and refusing it won k-means and covering over
   // 90 seeds; on kbo bench sets' larger sets, whose objectives reward coincident elements, it lost
-  // (docs/bench/structure.md update 15).
+  // (docs/bench/structure.md).
   const nlohmann::json bo = config_.module_options.value("bo", nlohmann::json::object());
   if (!candidates_.empty() && space_->element_layout() && space_->dim() <= kEarlyStepsMaxDim &&
       ucb_with_constant_beta()) {

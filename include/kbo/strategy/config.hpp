@@ -30,7 +30,7 @@ enum class InvariantKernelType { Max, Average, Auto };
 /// the flat vector of the sorted elements; Sliced: the plain kernel on the sorted projections of the
 /// elements onto fixed directions (kbo/sets/sliced_set_kernel.hpp); Aligned: the plain kernel on the flat
 /// vector of each set's elements paired with the incumbent's (kbo/sets/aligned_set_kernel.hpp); or Auto, the default
-/// (docs/bench/structure.md, update 5): Average, Sliced and Sorted fitted at every refit, the highest log
+/// (docs/bench/structure.md): Average, Sliced and Sorted fitted at every refit, the highest log
 /// marginal likelihood models.
 enum class SetKernelType { Full, Approx, Normalized, NormalizedApprox, Max, Average, Sorted, Sliced, Aligned, Auto };
 

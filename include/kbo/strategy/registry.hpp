@@ -41,7 +41,7 @@ struct NamedKernel {
   KernelPtr kernel;
   /// A kernel that separates coincident elements at first order (the sliced set kernel): when the
   /// chosen model suggests a point with coincident elements (Space::has_coincident_elements) and the
-  /// incumbent has none, this candidate takes the step (BOStrategy; docs/bench/structure.md update 5).
+  /// incumbent has none, this candidate takes the step (BOStrategy; docs/bench/structure.md).
   bool splits_coincident = false;
 };
 using KernelCandidates = std::function<std::vector<NamedKernel>(const StrategyConfig&, const Space&)>;
