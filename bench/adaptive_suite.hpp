@@ -1,6 +1,6 @@
 #pragma once
 // `kbo bench adaptive-suite`: A-GP-UCB as a user meets it (`kbo optimize --strategy agpucb`, defaults
-// only) against default GP-UCB and random search. Two parts (issue 17's acceptance):
+// only) against default GP-UCB and random search. Two parts (docs/bench/adaptive.md):
 // - narrow: our own 1-d/2-d functions with a narrow global and a broad local minimum; per method and
 //   function, how many seeds find the global basin within the budget and the cumulative regret;
 // - standard: Branin, Hartmann-6 and Ackley-6 shifted, best value after n_init + iters evaluations.

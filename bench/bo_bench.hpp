@@ -1,6 +1,6 @@
 #pragma once
 // `kbo bench bo`: the BO engine's quality (best value after 5 + 50 evaluations vs random search) and
-// its time per iteration as the number of observations grows (issue 3's two figures).
+// its time per iteration as the number of observations grows (docs/bench/bo.md).
 #include <string>
 #include <vector>
 

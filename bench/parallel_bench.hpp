@@ -1,5 +1,5 @@
 #pragma once
-// `kbo bench parallel`: the quality cost of parallelism (issue 9). q simulated workers: after the initial
+// `kbo bench parallel`: the quality cost of parallelism (docs/bench/parallel.md). q simulated workers: after the initial
 // design, suggestions come in batches of q, each asked with the batch's earlier points pending (what q
 // workers asking one after the other get, with fantasies for the pending points); the batch is then
 // evaluated and told. q = 1 is the sequential loop.

@@ -1,5 +1,5 @@
 #pragma once
-// `kbo bench structure` (issue 16): structured problems that are not the papers' own, run through the
+// `kbo bench structure`: structured problems that are not the papers' own, run through the
 // product path — make_strategy(StrategyConfig defaults, space) exactly as `kbo optimize` builds it, with only
 // the space kind, the group and the structured kernel chosen — against the plain GP on the flat vector and
 // random search. Best value after n_init + iters evaluations over seeds, time per BO iteration, and the

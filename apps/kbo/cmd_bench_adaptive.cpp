@@ -30,4 +30,4 @@ int run_bench_adaptive(int argc, char** argv) {
 
 }  // namespace
 
-KBO_COMMAND("bench adaptive", "A-GP-UCB experiments (Figs. 4-6 of Berkenkamp et al. 2019)", run_bench_adaptive);
+KBO_COMMAND("bench adaptive", "regret of A-GP-UCB vs GP-UCB with fixed hyperparameters on Berkenkamp et al.'s tasks", run_bench_adaptive);

@@ -1,5 +1,5 @@
 // kbo bench adaptive-suite: A-GP-UCB with the defaults of `kbo optimize --strategy agpucb` against
-// default GP-UCB and random search (issue 17's acceptance suite).
+// default GP-UCB and random search (docs/bench/adaptive.md).
 #include <iostream>
 
 #include "adaptive_suite.hpp"
@@ -46,5 +46,5 @@ int run_bench_adaptive_suite(int argc, char** argv) {
 
 }  // namespace
 
-KBO_COMMAND("bench adaptive-suite", "A-GP-UCB defaults vs GP-UCB and random search (issue 17 acceptance)",
+KBO_COMMAND("bench adaptive-suite", "regret of A-GP-UCB with kbo optimize's defaults vs GP-UCB and random search",
             run_bench_adaptive_suite);

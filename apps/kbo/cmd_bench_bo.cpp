@@ -1,4 +1,4 @@
-// kbo bench bo: BO quality vs random search and time per iteration (issue 3's figures).
+// kbo bench bo: BO quality vs random search and time per iteration (docs/bench/bo.md).
 #include <iostream>
 
 #include "bo_bench.hpp"
@@ -69,5 +69,5 @@ int run_bench_bo(int argc, char** argv) {
 }
 
 }  // namespace
-KBO_COMMAND("bench bo", "BO quality vs random search and time per iteration", run_bench_bo);
+KBO_COMMAND("bench bo", "best value vs random search and time per BO iteration", run_bench_bo);
 }  // namespace kbo::cli

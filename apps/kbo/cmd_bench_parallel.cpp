@@ -1,4 +1,4 @@
-// kbo bench parallel: the quality cost of q parallel workers with fantasies (issue 9).
+// kbo bench parallel: the quality cost of q parallel workers with fantasies (docs/bench/parallel.md).
 #include <iostream>
 
 #include "parallel_bench.hpp"
@@ -32,5 +32,5 @@ int run_bench_parallel(int argc, char** argv) {
 }
 
 }  // namespace
-KBO_COMMAND("bench parallel", "quality cost of parallel workers with fantasies (issue 9)", run_bench_parallel);
+KBO_COMMAND("bench parallel", "best value reached with q parallel workers (fantasies) against the sequential loop", run_bench_parallel);
 }  // namespace kbo::cli

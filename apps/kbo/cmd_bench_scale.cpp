@@ -202,7 +202,7 @@ int run_bench_scale(int argc, char** argv) {
   std::sort(sizes.begin(), sizes.end());
   const std::string tag = std::to_string(getpid());
   const std::string url = "sqlite:" + tmp + "/kbo_bench_scale_" + tag + ".db";
-  // Today's path before issue 18: θ refitted at every ask on every row, exact model.
+  // The reference path: θ refitted at every ask on every row, exact model.
   const nlohmann::json legacy_bo = {{"full_refit_below", 1000000000}, {"fit_subset", 0}, {"model", "exact"}};
   nlohmann::json result = {{"problem", problem}, {"reps", reps}, {"bo", bo}, {"rows", nlohmann::json::array()},
                            {"machine", kbo::bench::machine_description()}};

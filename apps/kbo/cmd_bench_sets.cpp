@@ -17,7 +17,7 @@ namespace {
 using kbo::cli::split_list;
 
 int run_bench_sets(int argc, char** argv) {
-  CLI::App app{"Reproduce paper 001 (BO over sets): Tables 1-3 and the set-kernel performance study"};
+  CLI::App app{"Reproduce Kim et al. (BO over sets): Tables 1-3 and the set-kernel performance study"};
   kbo::bench::SetsBenchOptions o;
   std::string parts = "table1,synthetic,clustering,perf", methods, cmethods, ctasks;
   app.add_option("--out", o.out_dir, "output directory (results.json, results.md, *.svg)");
@@ -76,5 +76,5 @@ int run_bench_sets(int argc, char** argv) {
 
 }  // namespace
 
-KBO_COMMAND("bench sets", "BO over sets (paper 001): kernel approximation, synthetic, clustering, performance",
+KBO_COMMAND("bench sets", "set kernels: approximation error and cost, BO on synthetic and clustering tasks",
             run_bench_sets);

@@ -1,4 +1,4 @@
-// kbo bench structure: structured problems through the product path (issue 16): plain GP on the flat
+// kbo bench structure: structured problems through the product path: plain GP on the flat
 // vector vs each structured kernel vs auto vs random search.
 #include <cmath>
 #include <iostream>
@@ -73,6 +73,6 @@ int run_bench_structure(int argc, char** argv) {
 }
 
 }  // namespace
-KBO_COMMAND("bench structure", "structured problems via kbo optimize's path: flat GP vs structured kernels vs auto",
+KBO_COMMAND("bench structure", "best value on set and symmetric problems: structured kernels vs the flat GP",
             run_bench_structure);
 }  // namespace kbo::cli

@@ -169,5 +169,5 @@ int run_bench_workers(int argc, char** argv) {
 }
 
 }  // namespace
-KBO_COMMAND("bench workers", "throughput of 1..8 workers and ask latency on SQLite and PostgreSQL", run_bench_workers);
+KBO_COMMAND("bench workers", "throughput of 1-8 workers and ask latency on SQLite and PostgreSQL", run_bench_workers);
 }  // namespace kbo::cli

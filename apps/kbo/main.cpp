@@ -20,11 +20,36 @@ std::map<std::string, CommandInfo>& registry() {
 }  // namespace kbo::cli
 
 namespace {
+// Two-word commands "bench <runner>" are the experiment runners: `kbo --help` shows them as one entry and
+// `kbo bench --help` lists them, so the product's commands are not lost among a dozen runners.
+const std::string kBenchPrefix = "bench ";
+
+bool is_bench_runner(const std::string& name) { return name.rfind(kBenchPrefix, 0) == 0; }
+
+void print_entry(std::ostream& out, const std::string& name, const std::string& summary) {
+  out << "  " << name << std::string(name.size() < 20 ? 20 - name.size() : 1, ' ') << summary << "\n";
+}
+
 void print_usage(std::ostream& out) {
   out << "usage: kbo <command> [options]   (kbo <command> --help for its options; kbo --version)\n\ncommands:\n";
-  for (const auto& [name, info] : kbo::cli::registry()) out << "  " << name << std::string(name.size() < 20 ? 20 - name.size() : 1, ' ') << info.summary << "\n";
+  bool bench_listed = false;
+  for (const auto& [name, info] : kbo::cli::registry()) {
+    if (!is_bench_runner(name)) {
+      print_entry(out, name, info.summary);
+    } else if (!bench_listed) {
+      print_entry(out, "bench <runner>", "run a benchmark (the figures of docs/bench/); kbo bench --help lists them");
+      bench_listed = true;
+    }
+  }
   out << "\nexit codes: 0 done, 1 error, 2 bad input (one line names it), " << kbo::kExitIOError
       << " storage I/O error (disk full, database server unreachable; re-run to resume)\n";
+}
+
+void print_bench_usage(std::ostream& out) {
+  out << "usage: kbo bench <runner> [options]   (kbo bench <runner> --help for its options)\n\n"
+         "runners (each writes its tables and figures; docs/bench/<runner>.md shows the current ones):\n";
+  for (const auto& [name, info] : kbo::cli::registry())
+    if (is_bench_runner(name)) print_entry(out, name.substr(kBenchPrefix.size()), info.summary);
 }
 
 /// "kbo tell: " + message, unless the message already names the program.
@@ -52,6 +77,11 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   auto& commands = kbo::cli::registry();
+  if (std::string(argv[1]) == "bench" &&
+      (argc == 2 || std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h")) {
+    print_bench_usage(argc == 2 ? std::cerr : std::cout);
+    return argc == 2 ? 2 : 0;
+  }
   // Two-word commands ("bench sets") take precedence over one-word ones.
   std::string name = argv[1];
   int consumed = 1;
@@ -60,6 +90,18 @@ int main(int argc, char** argv) {
     consumed = 2;
   }
   auto it = commands.find(name);
+  if (it == commands.end() && name == "bench") {
+    std::string allowed;
+    std::vector<std::string> runners;
+    for (const auto& [n, info] : commands)
+      if (is_bench_runner(n)) {
+        runners.push_back(n.substr(kBenchPrefix.size()));
+        allowed += (allowed.empty() ? "" : ", ") + runners.back();
+      }
+    std::cerr << "kbo bench: unknown runner '" << argv[2] << "'" << kbo::did_you_mean(argv[2], runners)
+              << " (allowed: " << allowed << ")\n";
+    return 2;
+  }
   if (it == commands.end()) {
     std::string allowed;
     std::vector<std::string> names;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Wall time per BO step, kbo vs Optuna's GPSampler, in one run (issue 18's first acceptance point).
+"""Wall time per BO step, kbo vs Optuna's GPSampler, in one run (docs/bench/scale.md).
 
     bench/peers/setup_optuna_gp.sh /tmp/kbo-peers          # once: Debian torch + Optuna v4.7.0 source
     /usr/bin/python3 bench/peers/gp_step.py --optuna /tmp/kbo-peers/optuna-v4.7.0 --out docs/bench/scale/gp_step.json

@@ -17,7 +17,7 @@ namespace {
 
 // y[i] −= Σ_{t<4} C[t·ld + i] · a_t for i in [0, m): four consecutive columns of a column-major matrix
 // with leading dimension ld, C pointing at the first column's first row used.
-inline void update4(long m, double* __restrict y, const double* __restrict C, long ld, double a0, double a1,
+inline void subtract4(long m, double* __restrict y, const double* __restrict C, long ld, double a0, double a1,
                     double a2, double a3) {
   const double* __restrict c0 = C;
   const double* __restrict c1 = C + ld;
@@ -28,12 +28,12 @@ inline void update4(long m, double* __restrict y, const double* __restrict C, lo
 
 // The same with coefficients a_t = sign · (row `row` of those columns), rows row..row+m−1 updated:
 // y −= sign · C[row.., k..k+3] C[row, k..k+3]ᵀ, where col0 points at column k (row 0).
-inline void update4_by_row(long m, double* y, const double* col0, long ld, long row, double sign) {
-  update4(m, y, col0 + row, ld, sign * col0[row], sign * col0[ld + row], sign * col0[2 * ld + row],
+inline void subtract4_by_row(long m, double* y, const double* col0, long ld, long row, double sign) {
+  subtract4(m, y, col0 + row, ld, sign * col0[row], sign * col0[ld + row], sign * col0[2 * ld + row],
           sign * col0[3 * ld + row]);
 }
 
-inline void update1(long m, double* __restrict y, const double* __restrict c0, double a0) {
+inline void subtract1(long m, double* __restrict y, const double* __restrict c0, double a0) {
   for (long i = 0; i < m; ++i) y[i] -= c0[i] * a0;
 }
 
@@ -44,8 +44,8 @@ bool small_cholesky_avx2(long n, double* A) {
     double* c = A + j * n + j;  // rows j..n−1 of column j
     const long m = n - j;
     long k = 0;
-    for (; k + 4 <= j; k += 4) update4_by_row(m, c, A + k * n, n, j, 1.0);
-    for (; k < j; ++k) update1(m, c, A + k * n + j, A[k * n + j]);
+    for (; k + 4 <= j; k += 4) subtract4_by_row(m, c, A + k * n, n, j, 1.0);
+    for (; k < j; ++k) subtract1(m, c, A + k * n + j, A[k * n + j]);
     const double d = c[0];
     if (!(d > 0.0)) return false;
     const double l = std::sqrt(d);
@@ -75,13 +75,13 @@ void small_lower_inverse_avx2(long n, const double* A, double* X, double* rd) {
       const double x2 = (x[k + 2] - l0[k + 2] * x0 - l1[k + 2] * x1) * rd[k + 2];
       const double x3 = (x[k + 3] - l0[k + 3] * x0 - l1[k + 3] * x1 - l2[k + 3] * x2) * rd[k + 3];
       x[k] = x0, x[k + 1] = x1, x[k + 2] = x2, x[k + 3] = x3;
-      update4(n - k - 4, x + k + 4, l0 + k + 4, n, x0, x1, x2, x3);
+      subtract4(n - k - 4, x + k + 4, l0 + k + 4, n, x0, x1, x2, x3);
     }
     for (; k < n; ++k) {
       const double* lk = A + k * n;
       const double xk = x[k] * rd[k];
       x[k] = xk;
-      update1(n - k - 1, x + k + 1, lk + k + 1, xk);
+      subtract1(n - k - 1, x + k + 1, lk + k + 1, xk);
     }
   }
 }
@@ -103,10 +103,10 @@ void small_cholesky_inverse_avx2(long n, double* A, double* work) {
     // out[i] += Σ_k Z[i,k] Z[j,k] over k ≥ i: column k of Z (rows j..k) scaled by Z[j,k] = X[k,j].
     long k = j;
     // column k+t is nonzero in rows ≤ k+t: one update over rows j..k+3 (the stored zeros cover the rest)
-    for (; k + 4 <= n; k += 4) update4_by_row(k + 4 - j, out + j, Z + k * n, n, j, -1.0);
+    for (; k + 4 <= n; k += 4) subtract4_by_row(k + 4 - j, out + j, Z + k * n, n, j, -1.0);
     for (; k < n; ++k) {
       const double* zk = Z + k * n;
-      update1(k + 1 - j, out + j, zk + j, -zk[j]);
+      subtract1(k + 1 - j, out + j, zk + j, -zk[j]);
     }
   }
 }

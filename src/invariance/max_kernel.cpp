@@ -179,7 +179,7 @@ void MaxKernel::align_pair(const Vec& x, const Vec& y, Vec& xa, Vec& ya, Mat* jx
 
 KernelPtr MaxKernel::local_chart(const Vec& x, Mat& X) const {
   // A continuous group's orbits are manifolds: the nearest orbit points of all rows would lie on one slice
-  // through x (a ray for 2-d rotations), a chart that lost dimensions (Radial-2d: structure.md, update 7).
+  // through x (a ray for 2-d rotations), a chart that lost dimensions (Radial-2d: docs/bench/structure.md).
   if (two_sided_ || !group_->is_finite() || !group_->is_isometric()) return nullptr;
   for (Eigen::Index i = 0; i < X.rows(); ++i) {
     Vec xa, ya;

@@ -23,8 +23,8 @@ void require_nonempty(const Vec& x, const char* name) {
 Box cube(int d, double lo, double hi) { return Box(Vec::Constant(d, lo), Vec::Constant(d, hi)); }
 
 // Shift of the "ackley-shifted" optimum from the cube centre (per coordinate, first d used). The first six
-// are the original d <= 6 problem (kbo bench bo's Ackley-6); the last four extend it to d = 10 (issue 18's
-// long runs) without changing any smaller d.
+// are the original d <= 6 problem (kbo bench bo's Ackley-6); the last four extend it to d = 10 (the long runs
+// of docs/bench/scale.md) without changing any smaller d.
 constexpr int kAckleyShiftedMaxDim = 10;
 constexpr double kAckleyShift[kAckleyShiftedMaxDim] = {0.137, -0.213, 0.071, -0.319, 0.241,
                                                        -0.089, 0.183, -0.127, 0.293, -0.057};

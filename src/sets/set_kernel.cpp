@@ -344,7 +344,7 @@ KernelPtr make_set_kernel(const std::string& base, int m, int d, bool ard, SetKe
     case SetKernelType::Sliced:
       // The plain kernel on the sorted projections onto the axes and diagonals: PSD, constant prior variance,
       // continuous and piecewise linear in the set, so a coincident pair splits at first order (no variance
-      // ridge there, unlike the orbit average; docs/bench/structure.md update 4). One lengthscale, 1/3 as above.
+      // ridge there, unlike the orbit average; docs/bench/structure.md). One lengthscale, 1/3 as above.
       return std::make_unique<SlicedSetKernel>(type, m, d, 1.0 / 3.0, 1.0);
     case SetKernelType::Aligned:
       // The plain kernel (ARD per element and coordinate, lengthscale 1/3 as above) on each set's elements

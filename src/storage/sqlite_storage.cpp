@@ -62,12 +62,12 @@ UPDATE kbo_meta SET value = '2' WHERE key = 'schema_version';
 ALTER TABLE trials ADD COLUMN lease_until REAL;
 UPDATE kbo_meta SET value = '3' WHERE key = 'schema_version';
 )sql",
-    // 4: outcome constraints (issue 19)
+    // 4: outcome constraints
     R"sql(
 ALTER TABLE trials ADD COLUMN constraints TEXT;
 UPDATE kbo_meta SET value = '4' WHERE key = 'schema_version';
 )sql",
-    // 5: model diagnostics per trial (issue 16)
+    // 5: model diagnostics per trial
     R"sql(
 ALTER TABLE trials ADD COLUMN info TEXT;
 UPDATE kbo_meta SET value = '5' WHERE key = 'schema_version';

@@ -28,14 +28,14 @@ namespace kbo {
 //    the targets' standard deviation, and on Branin (values 0.4…300) 1 of 20 selection runs stalled on
 //    the box boundary at 1.94; 1e-6 fixed that and was no worse on Ackley-6 and Hartmann-6. From 200
 //    observations on the floor is 1e-8 (late_noise_floor): long Ackley-10 runs stalled near 1e-3 with 1e-6,
-//    while 1e-8 from the start made Ackley-6's 55-evaluation runs worse (docs/bench/scale.md, session 11).
+//    while 1e-8 from the start made Ackley-6's 55-evaluation runs worse (docs/bench/scale.md).
 // 5. The half-rank target warp (output_warp, after Vizier): on BBOB (docs/bench/bbob.md) values span many
 //    orders of magnitude and the bad half squeezed the good values into a sliver of the targets' range;
 //    rank-warping only the lower half fixed the ill-conditioned and steep functions (d = 5: beats TPE on
 //    23/24 functions on the selection instances, ECDF higher at every budget) and left `kbo bench bo` as it
 //    was (the full copula warp, also rank-warping the good half, made Ackley-6, Branin and Hartmann-6 worse).
 // 6. The categorical lengthscale prior Gamma(3, √2) on the one-hot coordinates of params spaces
-//    (docs/bench/spaces.md, session 9): under the continuous prior two choices were ~4 lengthscales apart,
+//    (docs/bench/spaces.md): under the continuous prior two choices were ~4 lengthscales apart,
 //    i.e. independent models the data could not join, and a choice seen once at a bad point was never tried
 //    again (svc-sonar seed 9 at 0.2209). Box spaces have no such coordinates: their model is unchanged.
 

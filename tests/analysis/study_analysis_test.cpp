@@ -51,7 +51,7 @@ TEST(CoordinateNames, BoxSetAndParamsSpaces) {
   set["type"] = "set";
   set["set_size"] = 3;
   EXPECT_EQ(coordinate_names(set, 6), (std::vector<std::string>{"e0.x0", "e0.x1", "e1.x0", "e1.x1", "e2.x0", "e2.x1"}));
-  // Typed parameters (issue 19's stored form): a categorical gives one coordinate per choice, a fixed one none.
+  // Typed parameters (their stored form): a categorical gives one coordinate per choice, a fixed one none.
   const nlohmann::json params = {
       {"type", "params"},
       {"params",

@@ -1,5 +1,5 @@
 // `kbo optimize --strategy agpucb` as a user runs it, defaults only: on a 1-d objective with a broad local
-// and a narrow global minimum (issue 17's example) it samples the narrow well within 50 evaluations, where
+// and a narrow global minimum (docs/bench/adaptive.md's suite) it samples the narrow well within 50 evaluations, where
 // default GP-UCB with the same seed stays on the broad one; the JSON names the strategy "agpucb".
 #include <gtest/gtest.h>
 
@@ -30,7 +30,7 @@ TEST(AgpucbCli, DefaultsFindTheNarrowGlobalMinimumWhereGpUcbDoesNot) {
     EXPECT_EQ(ja["n_complete"], 50);
     agpucb_found += sampled_the_well(ja);
     EXPECT_LT(ja["best_value"].get<double>(), -1.3);
-    // GP-UCB as docs/bench/adaptive.md measured it (before session 11's noise cap and end-game).
+    // GP-UCB as docs/bench/adaptive.md measured it (before its noise cap and end-game).
     const CmdResult g = run_kbo("optimize " + kObjective + "--seed " + std::to_string(seed) +
                                     " --options '{\"bo\": {\"noise_cap\": 1, \"endgame_fraction\": 0}}'",
                                 dir);

@@ -1,4 +1,4 @@
-// What users expect of a command line (issue 20, items 11, 12 and 14): --version, did-you-mean for
+// What users expect of a command line: --version, did-you-mean for
 // unknown flags and config keys (all reported at once), --help that names the storage a command needs,
 // one prefix per error line, resumes that say what changed, a finished study that says how to extend it,
 // [options.*] tables in config files; numbers out of range refused instead of wrapped, underflowed or

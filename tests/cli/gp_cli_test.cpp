@@ -1,4 +1,4 @@
-// `kbo gp`'s default fit is MAP (issue 18): at n = 50 on Ackley-6, ML-II lands on degenerate lengthscales
+// `kbo gp`'s default fit is MAP: at n = 50 on Ackley-6, ML-II lands on degenerate lengthscales
 // and predicts worse; the default must not. `--ml` keeps ML-II reachable, `--map` names the default.
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The local quadratic's weights as a user meets them (`kbo optimize --json`): on BBOB's ellipsoid (condition
 // 10⁶) at d = 2, with `kbo bench bbob`'s budget (5 + 65) and seed (= instance), the default runs end within
 // 1e-2 of fopt more often and closer, because at D <= 2 each neighbour's residual weighs (gap + g₀)^−2
-// (local_fit_power_2d); with uniform weights (local_fit_power 0, the model before session 15) fewer do. Every local
+// (local_fit_power_2d); with uniform weights (local_fit_power 0) fewer do. Every local
 // quadratic step states its fit_power in the trial info; in 3-d the default's is 0.
 #include <gtest/gtest.h>
 
@@ -51,7 +51,7 @@ TEST(LocalFitCli, TheIllConditionedValleyIsSolvedWithTheDefaultWeightsAt2d) {
   // (Here: 1e-2 reached on 2 / 5 instances with the weights, 0 without; closer on all 5. Elsewhere 4 / 5.)
   EXPECT_GE(weighted_closer, 4);
   EXPECT_GT(weighted_solved, uniform_solved);
-  // 3-d: uniform by default (Ackley-6 and Hartmann-6 lose with weights; docs/bench/bbob.md, "Session 15").
+  // 3-d: uniform by default (Ackley-6 and Hartmann-6 lose with weights; docs/bench/bbob.md).
   const CmdResult d3 = run_kbo("optimize --problem bbob:10:2 --dim 3 --seed 2 --init 5 --iters 25 --json --storage memory", dir);
   ASSERT_EQ(d3.code, 0) << d3.err;
   final_gap(d3.json(), kbo::make_bbob(10, 2, 3).optimum, 0.0);

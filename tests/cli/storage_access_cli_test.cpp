@@ -1,4 +1,4 @@
-// Storage as a user names and reaches it (issue 20, items 7–9): read-only commands create nothing and
+// Storage as a user names and reaches it: read-only commands create nothing and
 // work on read-only media, the accepted and refused storage URL shapes, paths in --config relative to the
 // config file, and a full disk as an I/O error with its own exit code.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Issue 16 through the CLI as a user runs it: set kernels that do not propose degenerate sets, and the
+// Structure through the CLI as a user runs it: set kernels that do not propose degenerate sets, and the
 // structure auto chooses reported per trial.
 #include <gtest/gtest.h>
 
@@ -110,7 +110,7 @@ int pair_coincident_suggestions(const json& j, double tol) {
   return n;
 }
 
-// Issue 16, update 4 (docs/bench/structure.md): the orbit average (`average`) has a
+// docs/bench/structure.md: the orbit average (`average`) has a
 // posterior-variance ridge at sets with two coincident elements, and its BO proposes such sets again and again
 // (here 5 of 10; options.bo.avoid_coincident is off for a kernel the user names); the sliced kernel proposes
 // none on this run. (Measured on seeds 1-5 of the same objective:
@@ -136,7 +136,7 @@ TEST(StructureCli, SlicedSetKernelDoesNotProposeCoincidentPairs) {
 
 // The default as a user runs it (options.bo.avoid_coincident): on covering with 4 points, where the orbit
 // average's ridge drew 8 of the first 10 BO steps of this seed to sets with coincident elements (docs/bench/
-// structure.md, update 15), no BO suggestion has two elements within 1e-3 of each other, and the trials whose
+// structure.md), no BO suggestion has two elements within 1e-3 of each other, and the trials whose
 // polished starts were refused say how many; told false, the same run proposes such sets (the guard).
 TEST(StructureCli, SetBOProposesNoCoincidentElements) {
   TempDir dir("structure_no_coincident");
@@ -176,11 +176,11 @@ TEST(StructureCli, CoincidentElementsAreProposedWhenTheObjectiveRewardsThem) {
 
 // options.bo.coincident_fallback with the default auto: when the model the evidence chose (the orbit
 // average) suggests a set with two coincident elements and the incumbent has none, the sliced kernel takes
-// the step and the trial says so (docs/bench/structure.md update 5). Seed 1, 5 + 15 on the facility
+// the step and the trial says so (docs/bench/structure.md). Seed 1, 5 + 15 on the facility
 // objective: `average` alone proposes 5 such sets; with the option auto hands 2 steps to sliced and
-// proposes none. Measured (update 5) and pinned here without the exploration-first steps of update 14 (with
+// proposes none. Measured and pinned here without the exploration-first steps (with
 // them, β 16, the sliced kernel's own step can coincide too: 1 of 15 here) and without avoid_coincident (on
-// by default since session 23: then the chosen model's step is never a coincident set, and the rule never acts).
+// by default: then the chosen model's step is never a coincident set, and the rule never acts).
 TEST(StructureCli, CoincidentFallbackHandsSuchSuggestionsToTheSlicedKernel) {
   TempDir dir("structure_fallback");
   write_facility(dir);
@@ -204,7 +204,7 @@ TEST(StructureCli, CoincidentFallbackHandsSuchSuggestionsToTheSlicedKernel) {
   EXPECT_GE(fallbacks, 1);  // guards the check: the ridge was there and the rule acted
 }
 
-// options.bo.element_moves (swap moves as extra acquisition starts, docs/bench/structure.md update 6), run as
+// options.bo.element_moves (swap moves as extra acquisition starts, docs/bench/structure.md), run as
 // a user would: accepted on a set space, every trial completes as a set of distinct elements; a value that
 // is not a boolean is a one-line error naming the key, exit 2.
 TEST(StructureCli, ElementMovesOptionRunsAndIsChecked) {
@@ -225,7 +225,7 @@ TEST(StructureCli, ElementMovesOptionRunsAndIsChecked) {
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
 }
 
-// options.bo.pair_moves and recombination_sets (docs/bench/structure.md update 8), run as a user would:
+// options.bo.pair_moves and recombination_sets (docs/bench/structure.md), run as a user would:
 // accepted on a set space, every trial completes as a set of distinct elements; out-of-range or mistyped
 // values are a one-line error naming the key, exit 2.
 TEST(StructureCli, PairMovesAndRecombinationOptionsRunAndAreChecked) {
@@ -265,7 +265,7 @@ TEST(StructureCli, PairMovesOnABoxSpaceAreRefused) {
   }
 }
 
-// options.bo.structure_averaging (docs/bench/structure.md update 8), run as a user would: every BO trial of
+// options.bo.structure_averaging (docs/bench/structure.md), run as a user would: every BO trial of
 // `--set-kernel auto` reports its candidates' weights, which are the softmax of the log marginal likelihoods it
 // reports beside them (kernel_objectives); a value not in the list is a one-line error naming the key, exit 2.
 TEST(StructureCli, StructureAveragingWeighsTheCandidatesByEvidence) {
@@ -361,7 +361,7 @@ TEST(StructureCli, InvarianceCenterOption) {
 
 // A sign-symmetric objective off the origin, as a user runs it (`kbo optimize --invariance signflip`, nothing
 // else): the last ⌈0.34 · 15⌉ = 6 BO trials (ids 14…19) are end-game local steps, and those the max kernel
-// modelled see the data in the incumbent's chart (options.bo.local_chart, structure.md update 7); told
+// modelled see the data in the incumbent's chart (options.bo.local_chart, docs/bench/structure.md); told
 // local_chart false, none does; a local_noise_cap out of range is a one-line error naming it, exit 2.
 TEST(StructureCli, InvariantModelsEndgameInTheChart) {
   TempDir dir("structure_chart");
@@ -391,7 +391,7 @@ TEST(StructureCli, InvariantModelsEndgameInTheChart) {
       EXPECT_EQ(in_chart, chart && t["info"].value("kernel", "") == "max") << t.dump();
       charted += in_chart;
       // The local GP's noise is capped at 0.01 (standardised) by default, under the global cap 1 of invariant
-      // models: under that cap the ripple made the local fit mostly noise, 0.3-0.4 (structure.md, update 7).
+      // models: under that cap the ripple made the local fit mostly noise, 0.3-0.4 (docs/bench/structure.md).
       if (t["info"]["local"].contains("gp_noise")) {
         EXPECT_LE(t["info"]["local"]["gp_noise"].get<double>(), 0.01 * (1.0 + 1e-9)) << t.dump();
         ++gp_steps;
@@ -412,7 +412,7 @@ TEST(StructureCli, InvariantModelsEndgameInTheChart) {
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
 }
 
-// A set space's end-game (structure.md, update 9): the last 34 % of the BO steps are local steps in the
+// A set space's end-game (docs/bench/structure.md): the last 34 % of the BO steps are local steps in the
 // incumbent's set chart (every observed set's elements paired with the incumbent's), whichever candidate of
 // auto models them; told not to chart, they are taken on the canonical vectors.
 TEST(StructureCli, SetSpacesEndgameInTheSetChart) {

@@ -1,4 +1,4 @@
-// The study's model kernels for structure (issue 16): the group's centre, the candidates of auto, and the
+// The study's model kernels for structure: the group's centre, the candidates of auto, and the
 // set kernels that do not reward degenerate sets.
 #include <gtest/gtest.h>
 
@@ -104,9 +104,9 @@ TEST(StructureModel, AutoByDefaultFollowsTheDataStructure) {
   EXPECT_EQ(choice([](const Vec& x) { return 2.0 * x[0] - 1.0 * x[1] + 0.3 * std::sin(6.0 * x[2]); }), "flat");
 }
 
-// The end-game (the last 34 % of the BO steps are local steps) is the plain model's and, since update 7 of
-// docs/bench/structure.md, that of invariant models under a finite group of isometries, whose local steps
-// see the data in the incumbent's chart (options.bo.local_chart), and since update 9 that of set spaces, whose
+// The end-game (the last 34 % of the BO steps are local steps) is the plain model's and (docs/bench/structure.md)
+// that of invariant models under a finite group of isometries, whose local steps
+// see the data in the incumbent's chart (options.bo.local_chart), and that of set spaces, whose
 // every candidate model steps in the set chart (elements paired with the incumbent's). Continuous groups keep
 // none unless told.
 TEST(StructureModel, DefaultEndgameIsThePlainAndChartedInvariantModels) {

@@ -1,4 +1,4 @@
-// Tied ARD for the max kernel (issue 16): lengthscales shared by the coordinates the group mixes.
+// Tied ARD for the max kernel: lengthscales shared by the coordinates the group mixes.
 // Checked against an independent truth: the brute-force max over every group element of an ARD Matérn
 // written out here, invariance under the group, the parameter layout, and analytic vs finite-difference
 // gradients.

@@ -124,7 +124,7 @@ INSTANTIATE_TEST_SUITE_P(Both, KfoBasisConventions,
 
 namespace {
 // The paper's grid written out in full, independently of FunctionalBasis: all m² ordered pairs of m points on the
-// cube's diagonal, the m² × m² hyper-Gram of eq. (3) and its top eigenpairs (the representation before issue 17).
+// cube's diagonal, the m² × m² hyper-Gram of eq. (3) and its top eigenpairs (the full pair grid).
 struct FullGrid {
   Vec r;        // within-pair distance of each of the m² pairs
   Mat gram;     // eq. (3) between the pairs
@@ -155,7 +155,7 @@ FullGrid full_grid(int dim, int m, const HyperkernelParams& p, int keep) {
 }  // namespace
 
 TEST(KfoBasis, DistinctDistanceBasisEqualsTheFullPairGrid) {
-  // Issue 17: the m² pairs have only m distinct distances. The m-point representation must give the same
+  // The m² pairs have only m distinct distances. The m-point representation must give the same
   // eigenvalues and, component by component, the same functional (up to the eigenvector's sign) as the
   // m² × m² construction, and hence the same kernel matrices on data.
   for (int dim : {1, 3}) {

@@ -1,4 +1,4 @@
-// KFO over ARD-scaled inputs (issue 17): the scaled functional equals the isotropic one on pre-scaled data, stays
+// KFO over ARD-scaled inputs: the scaled functional equals the isotropic one on pre-scaled data, stays
 // PSD after α-clipping, has correct input gradients, and the ARD fit ranks a relevant input above an irrelevant one.
 #include <gtest/gtest.h>
 

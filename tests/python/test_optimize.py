@@ -76,7 +76,7 @@ def test_same_trials_as_cli(run_cli, problem, dim, kwargs, flags):
 
 
 def test_ackley_shifted_10d_from_cli(run_cli, kbo_bin):
-    """`--problem ackley-shifted --dim 10` (issue 18's long runs) is Ackley's closed form at the documented shift;
+    """`--problem ackley-shifted --dim 10` (the long runs of docs/bench/scale.md) is Ackley's closed form at the documented shift;
     d = 11 is a one-line input error."""
     shift = np.array([0.137, -0.213, 0.071, -0.319, 0.241, -0.089, 0.183, -0.127, 0.293, -0.057])
     out = run_cli("optimize", "--problem", "ackley-shifted", "--dim", 10, "--init", 3, "--iters", 1, "--json")
@@ -260,7 +260,7 @@ def test_a_bbob_function_runs_from_the_cli_as_a_user_would(run_cli):
 def test_agpucb_defaults_find_a_narrow_global_minimum_in_any_units():
     # well-1d of `kbo bench adaptive-suite` in units of a million: a broad minimum at 0.75 and a narrow, deeper
     # one at 0.15 (width 0.025). strategy="agpucb" with its defaults only (targets are standardised) finds it
-    # within 5 + 45 evaluations; GP-UCB as docs/bench/adaptive.md measured it (before session 11's noise cap and
+    # within 5 + 45 evaluations; GP-UCB as docs/bench/adaptive.md measured it (before its noise cap and
     # end-game) with the same seed stays on the broad one.
     def f(x):
         x = float(x[0])

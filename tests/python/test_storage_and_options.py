@@ -1,4 +1,4 @@
-"""Storage names and options as the CLI takes them (issue 20): plain file paths, refused shapes with the
+"""Storage names and options as the CLI takes them: plain file paths, refused shapes with the
 allowed ones, a warning when a reopened study's settings change, module options as JSON text, and the
 closest keyword for a misspelt one."""
 import os

@@ -95,7 +95,7 @@ TEST(SlicedSetKernel, InvariantUnderElementOrderingsAndPositiveSemidefinite) {
 }
 
 // Splitting two coincident elements by ±t·v moves the embedding in proportion to |t| (first order), where a
-// smooth invariant kernel such as the orbit average moves only at order t² (docs/bench/structure.md, update 4).
+// smooth invariant kernel such as the orbit average moves only at order t² (docs/bench/structure.md).
 TEST(SlicedSetKernel, SplittingACoincidentPairIsAFirstOrderMove) {
   const int m = 3, d = 2;
   SlicedSetKernel k(StationaryType::Matern52, m, d);

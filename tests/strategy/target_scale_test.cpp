@@ -1,4 +1,4 @@
-// Objective values of any finite magnitude (issue 20, item 10): robust_scale_targets against its
+// Objective values of any finite magnitude: robust_scale_targets against its
 // definition, and BO on f·c behaving as BO on f — the same trials for c a power of two as large as 2^530
 // (≈ 3.5e159) or as small as 2^-566 (≈ 4e-171), the same quality for c = 1e160 and 1e-160 — and a study
 // whose objective returns a 1e300 penalty on part of the box still finding the optimum.

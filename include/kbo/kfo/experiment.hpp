@@ -35,7 +35,7 @@ struct ExperimentOptions {
   bool tune_hyperkernel = true;    // outer BO over Θ (Γ = the training-part objective of the best kernel found)
   OuterOptions outer;              // l bounds in units of √D when scale_l_by_dim (data distances span [0, √D])
   bool scale_l_by_dim = true;
-  /// Per-dimension scales of the functional's inputs (kfo/input_scales.hpp): Ard (default, kbo; issue 17) fits
+  /// Per-dimension scales of the functional's inputs (kfo/input_scales.hpp): Ard (default, kbo's addition) fits
   /// an ARD Matérn-5/2 GP on the search's points first and learns the functional on ||s ⊙ (x − x')||; None is the
   /// paper's isotropic functional of ||x − x'||.
   InputScalingMode input_scaling = InputScalingMode::Ard;

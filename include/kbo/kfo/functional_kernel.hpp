@@ -6,7 +6,7 @@
 //    the Matérn-3/2 kernel — so a non-negative α gives a PSD kernel.
 //  - K_base (optional, fixed) is a kbo extension: starting the search from a fitted baseline kernel, so the
 //    search space contains it (z = 0 ⇒ K = v·K_base). The paper starts from K# = 0 (no base).
-//  - Input scales s (optional, fixed; issue 17): the functional acts on ||s ⊙ (x − x')|| instead of ||x − x'||, so
+//  - Input scales s (optional, fixed): the functional acts on ||s ⊙ (x − x')|| instead of ||x − x'||, so
 //    it can weight dimensions by relevance (KFO over ARD-scaled inputs, kfo/input_scales.hpp). Empty s = isotropic.
 // Only hyperparameter: log v (when learn_variance), so gram_gradients is {K}.
 #include "kbo/model/kernel.hpp"

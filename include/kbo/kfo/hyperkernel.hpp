@@ -7,7 +7,7 @@
 //
 // Every hyperkernel entry depends on a pair only through its within-pair distance r = ||x − x'|| (eq. 3),
 // so a learned kernel is isotropic and stationary: K(x, x') = Σ_j α_j κ(||x − x'||, r_j). The basis therefore
-// represents the paper's m² grid pairs by their m distinct distances with multiplicities c (issue 17): the same
+// represents the paper's m² grid pairs by their m distinct distances with multiplicities c: the same
 // eigenvalues and functionals as the m² × m² hyper-Gram, from an m × m eigenproblem. (Relevance per input
 // dimension comes from scaling the inputs, kfo/input_scales.hpp.)
 #include <vector>

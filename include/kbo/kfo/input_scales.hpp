@@ -1,5 +1,5 @@
 #pragma once
-// KFO over ARD-scaled inputs (issue 17). An eq.-(3) functional sees a pair only through ||x − x'||, so on its own it
+// KFO over ARD-scaled inputs (docs/bench/kfo.md). An eq.-(3) functional sees a pair only through ||x − x'||, so on its own it
 // cannot weight dimensions by relevance. kbo's default adds an outer step: per-dimension scales s are fixed first
 // from an ARD Matérn-5/2 GP fitted on the search's training points (regression: the targets; classification: the
 // 0/1 indicator of each class, one-vs-rest), s_d ∝ 1/ℓ_d (classification: s_d² ∝ mean over classes of 1/ℓ_{k,d}²),

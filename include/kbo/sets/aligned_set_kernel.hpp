@@ -11,7 +11,7 @@
 // ARD lengthscales per element and coordinate, while every observation counts at its ordering nearest the
 // incumbent; its seams (where the pairing switches) lie between the centre's elements, away from the incumbent.
 //
-// Why (docs/bench/structure.md, update 10): the orbit average and the sliced kernel spread their variance over
+// Why (docs/bench/structure.md): the orbit average and the sliced kernel spread their variance over
 // every ordering, and their first BO steps went to the box's faces where the flat GP stepped next to the
 // incumbent. The flat GP sees each set in whatever ordering it was suggested; this kernel sees them all in one.
 #include <string>

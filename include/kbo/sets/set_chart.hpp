@@ -4,7 +4,7 @@
 // Why: a set is the same point under every ordering of its elements, so a local model on the flat vector
 // needs one ordering per observed set that puts its elements next to the incumbent's. The flat GP's local
 // steps polish the optimum of a set objective to the data's precision; a set kernel's local fit does not
-// (structure.md, update 9). Pairing the elements by least total squared distance (an assignment problem)
+// (docs/bench/structure.md). Pairing the elements by least total squared distance (an assignment problem)
 // is the nearest orbit point of the element-permutation group, as the invariance module's blocks:m chart.
 #include <memory>
 #include <vector>

@@ -10,7 +10,7 @@
 // distance between the two empirical measures, a Euclidean distance of an embedding, so k is exactly PSD
 // with constant prior variance, and invariant under element orderings.
 //
-// Why (docs/bench/structure.md, update 4): the normalised orbit average is a smooth invariant kernel, so a
+// Why (docs/bench/structure.md): the normalised orbit average is a smooth invariant kernel, so a
 // split of two coincident elements by ±t changes it only at order t², and its normaliser doubles at
 // coincident sets: posterior variance has a ridge there that UCB follows. Sorting is continuous and
 // piecewise linear: splitting a coincident pair by ±t moves S at order |t|, as the flat GP sees it, and no

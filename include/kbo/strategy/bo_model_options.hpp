@@ -91,14 +91,14 @@ struct EnumNames<PriorMean> {
 #define KBO_BO_MODEL_FIELDS(X)                                                                                  \
   X(double, constant_mean_variance, 100.0) /* prior_mean gls: c of the kernel + c term (0 ⇒ sample mean) */   \
   X(double, noise_floor, 1e-6)             /* lower bound of the noise variance */                            \
-  /* Upper bound of the noise variance. 0.01 (was 1) since session 11: on deterministic objectives the model */ \
+  /* Upper bound of the noise variance. 0.01 rather than 1: on deterministic objectives the model */ \
   /* may not explain structure as noise (BBOB d = 5: beats random search on all 24 functions; long runs). */    \
   /* A noisy objective whose noise is more than ~10 % of the values' spread wants noise_cap 1 */               \
-  /* (docs/bench/scale.md, "Long runs, session 11": noisy Hartmann-6 −3.00 vs −3.12 with 1). */                \
+  /* (docs/bench/scale.md, "Long runs": noisy Hartmann-6 −3.00 vs −3.12 with 1). */                \
   X(double, noise_cap, 0.01)                                                                                   \
   /* From late_noise_floor_from observations on the lower bound is late_noise_floor: a long run's data */    \
   /* crowd the optimum, and 1e-6 of the targets' variance hid the differences the last digits need */       \
-  /* (Ackley-10 stalled at 1e-3; docs/bench/scale.md, session 11), while with few points that floor keeps */ \
+  /* (Ackley-10 stalled at 1e-3; docs/bench/scale.md), while with few points that floor keeps */ \
   /* Ackley-6's 55-evaluation runs better (2.11 vs 2.34 with 1e-8 throughout). */                          \
   X(double, late_noise_floor, 1e-8)                                                                           \
   X(int, late_noise_floor_from, 200)                                                                          \
@@ -117,7 +117,7 @@ struct EnumNames<PriorMean> {
   /* choices (distance √2) ~4 lengthscales apart, so every choice was its own, independent model whose */       \
   /* lengthscale the data could not move (vanishing gradient), and a choice seen once at a bad point stayed */ \
   /* at the worst-value prior mean: never tried again. Mode √2 (choices correlated ≈ 0.5 under Matérn-5/2), */ \
-  /* learnable either way; they also start at the mode. docs/bench/spaces.md (session 9) has the study. */    \
+  /* learnable either way; they also start at the mode. docs/bench/spaces.md has the study. */    \
   X(double, categorical_lengthscale_prior_shape, 3.0)                                                          \
   X(double, categorical_lengthscale_prior_rate, 1.4142135623730951)                                            \
   X(double, variance_prior_shape, 2.0)                                                                         \
@@ -169,7 +169,7 @@ struct EnumNames<PriorMean> {
   /* --beta, the later ones with --beta (UCB with the constant schedule only). A set space with set_kernel */ \
   /* auto and UCB of at most 12 coordinates (m·d) takes 10 steps at β 16 unless told (at most a quarter */  \
   /* of a known budget's BO steps): the early steps choose the configuration the run polishes, and wider */   \
-  /* ones nearly halve k-means' stalls over 90 seeds (docs/bench/structure.md, update 14). */                \
+  /* ones nearly halve k-means' stalls over 90 seeds (docs/bench/structure.md). */                \
   X(int, early_steps, 0)                                                                                       \
   X(double, early_beta, 16.0)                                                                                  \
   /* Local trust-region steps (TuRBO-like, Eriksson et al. 2019): every local_every-th BO step (0 ⇒ never) */ \
@@ -182,8 +182,8 @@ struct EnumNames<PriorMean> {
   /* global and local steps where the global model alone converges slowly (docs/bench/scale.md). */    \
   X(int, local_above, 0)                                                                                       \
   X(int, local_points, 0)                                                                                      \
-  /* The local GP's target warp: none since session 13 (was logtop, which stretches the gaps next to the */    \
-  /* best value: Ackley-6 and Hartmann-6's end-games polished less; docs/bench/bbob.md, sessions 12–13). */      \
+  /* The local GP's target warp: none (logtop, which stretches the gaps next to the */    \
+  /* best value, made Ackley-6 and Hartmann-6's end-games polish less; docs/bench/bbob.md). */      \
   X(OutputWarp, local_warp, OutputWarp::None)                                                                  \
   X(double, local_beta, 1.0)               /* the local step maximises μ + √local_beta σ of the local model */ \
   X(LocalModel, local_model, LocalModel::Auto) /* gp, quadratic (least squares), or auto */ \
@@ -192,9 +192,9 @@ struct EnumNames<PriorMean> {
   /* distance above the incumbent's, g₀ the smallest nonzero gap. Where values span orders of magnitude (an */  \
   /* ill-conditioned valley's walls next to its floor) uniform weights (0) fit the walls and leave the */       \
   /* floor, where the step is taken, a residual the size of the walls'; weights fit the floor. At D <= 2 */     \
-  /* local_fit_power_2d: 2 since session 15 (BBOB d = 2: the 1e-2 target on 12 of 24 functions instead of */   \
+  /* local_fit_power_2d: 2 (BBOB d = 2: the 1e-2 target on 12 of 24 functions instead of */   \
   /* 10); at D >= 3 uniform, as 2 costs Ackley-6 and Hartmann-6 (an explicit local_fit_power without */        \
-  /* local_fit_power_2d sets both; docs/bench/bbob.md, "Session 15"). */                                         \
+  /* local_fit_power_2d sets both; docs/bench/bbob.md). */                                         \
   X(double, local_fit_power, 0.0)                                                                              \
   X(double, local_fit_power_2d, 2.0)                                                                           \
   /* auto: the fallback GP's neighbours without local_points (LocalGpPoints above): quadratic, own, own_if_all */ \
@@ -206,8 +206,8 @@ struct EnumNames<PriorMean> {
   /* [local_radius_min, local_radius_max]; replayed from the trial history at each step (no stored state). */ \
   X(double, local_radius, 0.1)                                                                                 \
   X(int, local_fail, 2)                                                                                        \
-  /* … and at dimension D <= 2 local_fail_2d instead: 3 since session 13b, with endgame_fraction_2d (an */     \
-  /* explicit local_fail without it sets both; docs/bench/bbob.md, "Session 13b"). */                          \
+  /* … and at dimension D <= 2 local_fail_2d instead: 3, with endgame_fraction_2d (an */     \
+  /* explicit local_fail without it sets both; docs/bench/bbob.md). */                          \
   X(int, local_fail_2d, 3)                                                                                     \
   X(int, local_succ, 3)                                                                                        \
   X(double, local_radius_min, 1e-6)                                                                            \
@@ -217,10 +217,10 @@ struct EnumNames<PriorMean> {
   /* with local_restart_global the restart's step is a global step (the acquisition on the global model) */  \
   /* and the region restarts at local_radius, else the region is reset to the radius of the last successful */ \
   /* local step (local_radius if none) and the next local step searches it. */                                \
-  /* Default since session 13: 5 (a region-only reset), at most local_restart_max = 1 per run: a short */     \
+  /* Default 5 (a region-only reset), at most local_restart_max = 1 per run: a short */     \
   /* end-game whose steps all fail gets one fresh region (Hartmann-6 at 55 evaluations), while a long one's */ \
   /* converged region, which fails most steps too, is not pulled back out again and again (Ackley-10 after */  \
-  /* 1,000 evaluations: 1.5e-4 with unlimited restarts, 1e-5 … 1e-6 with one). docs/bench/bbob.md, "Session 12"–"13". */ \
+  /* 1,000 evaluations: 1.5e-4 with unlimited restarts, 1e-5 … 1e-6 with one). docs/bench/bbob.md. */ \
   X(int, local_restart, 5)                                                                                     \
   /* At most local_restart_max restarts in a run (0 ⇒ no limit). */                                           \
   X(int, local_restart_max, 1)                                                                                 \
@@ -230,21 +230,21 @@ struct EnumNames<PriorMean> {
   /* UCB with β scaled by the share of the end-game still to come (endgame decay; 0 at the last trial). */     \
   /* The default end-game (0.34, with the trust region and local_model auto above) is docs/bench/bbob.md's */  \
   /* fifth-round candidate `ta1f2`: Ackley-10 after 1,000 evaluations 1e-5 instead of 2e-3 (scale.md); */     \
-  /* session 13 added the restart, the GP's neighbours and warp above (bbob.md, "Session 13"). Invariant */  \
+  /* with the restart, the GP's neighbours and warp above (docs/bench/bbob.md). Invariant */  \
   /* kernels without a local chart (continuous groups) default to 0: no end-game unless told; set kernels */  \
-  /* and invariant kernels with a chart take 0.34 at every dimension, with local_chart (structure.md, */      \
-  /* updates 5-7 and 9). */                                                                                   \
+  /* and invariant kernels with a chart take 0.34 at every dimension, with local_chart (docs/bench/ */      \
+  /* structure.md). */                                                                                   \
   X(double, endgame_fraction, 0.34)                                                                            \
-  /* At dimension D <= 2 the end-game's share is endgame_fraction_2d: 0.6 since session 13b (BBOB d = 2: the */ \
+  /* At dimension D <= 2 the end-game's share is endgame_fraction_2d: 0.6 (BBOB d = 2: the */ \
   /* 1e-2 target on 10 of 24 functions instead of 6; d >= 3 untouched). An explicit endgame_fraction without */ \
-  /* endgame_fraction_2d sets both (docs/bench/bbob.md, "Session 13b"). */                                      \
+  /* endgame_fraction_2d sets both (docs/bench/bbob.md). */                                      \
   X(double, endgame_fraction_2d, 0.6)                                                                          \
   X(Endgame, endgame, Endgame::Local)                                                                          \
   /* Structure by evidence (auto kernels): with acquisition or predictive (StructureAveraging above) the */   \
   /* step uses every candidate model, each weighted by its posterior probability (the softmax of the log */   \
   /* marginal likelihoods, a uniform prior over the candidates: Bayesian model averaging), not the most */    \
   /* probable model alone (off). Off: acquisition wins k-means seeds 0-9 and facility 0-29 but loses */     \
-  /* covering (stalls on 6 of 30 seeds against 2); predictive loses both (structure.md, update 8). */         \
+  /* covering (stalls on 6 of 30 seeds against 2); predictive loses both (docs/bench/structure.md). */         \
   X(StructureAveraging, structure_averaging, StructureAveraging::Off)                                        \
   /* Local steps of an invariant model (a kernel with Kernel::local_chart): every observation enters the */   \
   /* local fit at its orbit point nearest the incumbent, and the local GP has the invariant kernel's base */  \
@@ -252,13 +252,13 @@ struct EnumNames<PriorMean> {
   /* as neighbours and the quadratic sees one chart, not several. Without it the neighbours are the raw */    \
   /* nearest rows, and the local GP the invariant kernel. On by default for invariant kernels that have a */  \
   /* chart (finite groups of isometries; BOStrategy's constructor): signflip-offcentre seeds 0-9 6.7e-6, */   \
-  /* the flat GP 1.2e-5, without the chart 3.6e-5 (structure.md, update 7). On a set space every model */     \
+  /* the flat GP 1.2e-5, without the chart 3.6e-5 (docs/bench/structure.md). On a set space every model */     \
   /* steps in the set chart (each set's elements paired with the incumbent's; the plain kernel of the */      \
-  /* sorted vector borrows it), on by default (structure.md, update 9). No effect on other kernels. */        \
+  /* sorted vector borrows it), on by default (docs/bench/structure.md). No effect on other kernels. */        \
   X(bool, local_chart, false)                                                                                 \
   /* Noise cap of the local step's GP fit (0 ⇒ noise_cap): a low cap inside the local model alone. 0.01 by */ \
   /* default for set and invariant kernels with a chart, which keep noise_cap 1 for the global model */        \
-  /* (structure.md, update 7: Ackley-2d-fpf's end-game). */                                                     \
+  /* (docs/bench/structure.md: Ackley-2d-fpf's end-game). */                                                     \
   X(double, local_noise_cap, 0.0)
 
 struct BOModelOptions {

@@ -21,7 +21,7 @@ struct TrustRegionRule {
   // scheduled local step is a global step instead and the region restarts at `initial` around the incumbent
   // then: TuRBO restarts a region whose radius collapsed; counting only halvings without a success keeps a
   // region that still improves, however slowly, converging (a collapse measured on the radius alone stopped
-  // the precise convergence BBOB d = 2 needs: docs/bench/bbob.md, session 12).
+  // the precise convergence BBOB d = 2 needs: docs/bench/bbob.md).
   int restart = 0;
   // The restart's step: a global step (true; the region restarts at `initial`), or none — the region is
   // reset at once to the radius at which a local step last succeeded (`initial` if none did since the region
@@ -30,7 +30,7 @@ struct TrustRegionRule {
   // At most this many restarts in a history (0 ⇒ no limit). A converged region fails most of its steps
   // as a stalled one does; in a short end-game a restart is what a stalled region needs, in a long one
   // (hundreds of steps) restarts that keep firing after convergence hold the region at scales where no
-  // step can succeed (Ackley-10 after 1,000 evaluations: 1.5e-4 instead of 1e-5; docs/bench/bbob.md, session 13).
+  // step can succeed (Ackley-10 after 1,000 evaluations: 1.5e-4 instead of 1e-5; docs/bench/bbob.md).
   int restart_max = 0;
 };
 
