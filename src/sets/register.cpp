@@ -29,7 +29,7 @@ void register_sets_module() {
          // set_kernel auto (the default): the normalised orbit average and the sliced kernel compete with the
          // plain kernel on the flat (canonically sorted) vector, which make_model_kernels adds. The orbit
          // average wins on most data, the sliced kernel where the average's variance ridge at coincident
-         // elements would mislead it (docs/bench/structure.md, updates 3–5). All are exactly PSD with full
+         // elements would mislead it (docs/bench/structure.md). All are exactly PSD with full
          // prior variance everywhere; the max kernel is left out: its PSD projection is a rank-n model whose
          // variance vanishes away from the data and won the MAP objective while optimising worse
          // (docs/bench/structure.md).

@@ -55,8 +55,7 @@ struct EnumNames<LocalModel> {
 /// The neighbours of local_model auto's fallback GP: the quadratic's max(5·(D + 1), (D + 1)(D + 2)); its own
 /// 5·(D + 1) nearest; or its own only where the quadratic's would be every observation (own_if_all: in 6
 /// dimensions the quadratic takes 56, every point of a 55-evaluation run — no longer a local model —,
-/// while a 1,000-evaluation run's GP is better on the quadratic's 132 than on 55; docs/bench/bbob.md,
-/// sessions 12–13).
+/// while a 1,000-evaluation run's GP is better on the quadratic's 132 than on 55; docs/bench/bbob.md).
 // BOModelOptions::structure_averaging: off (the most probable candidate models alone), acquisition (the
 // posterior-weighted mean of the candidates' acquisitions), predictive (UCB of the weighted mixture's mean and
 // standard deviation, which counts the candidates' disagreement as uncertainty; other acquisitions: as acquisition).
