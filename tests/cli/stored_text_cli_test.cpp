@@ -14,14 +14,14 @@ using namespace kbo::test;
 
 namespace {
 
-std::string write_script(const TempDir& dir, const std::string& name, const std::string& body) {
+std::string write_text_script(const TempDir& dir, const std::string& name, const std::string& body) {
   const std::string path = dir / name;
   std::ofstream(path) << "#!/bin/sh\n" << body;
   fs::permissions(path, fs::perms::owner_all);
   return path;
 }
 
-void sqlite_exec(const std::string& path, const std::string& sql) {
+void tamper_sqlite(const std::string& path, const std::string& sql) {
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   char* msg = nullptr;
@@ -42,7 +42,7 @@ constexpr const char* kLatin1Objective =
     "echo \"$x\"\n";
 
 void expect_text_survives(const std::string& storage, const TempDir& dir, int workers) {
-  const std::string objective = write_script(dir, "latin1.sh", kLatin1Objective);
+  const std::string objective = write_text_script(dir, "latin1.sh", kLatin1Objective);
   const int budget = 12;
   const CmdResult run = run_kbo("optimize --storage " + quote(storage) + " --study s --objective " + quote(objective) +
                                     " --bounds 0:1 --init 4 --iters " + std::to_string(budget - 4) +
@@ -135,7 +135,7 @@ TEST(StoredTextCli, AValueIsTheWholeLineAndALongJsonLineIsRead) {
   TempDir dir("strict_value");
   const std::string db = dir / "s.db";
   // "1.5\0garbage": strtod would stop at the NUL and read 1.5.
-  const std::string nul = write_script(dir, "nul.sh", "cat > /dev/null\nprintf '1.5\\000garbage\\n'\n");
+  const std::string nul = write_text_script(dir, "nul.sh", "cat > /dev/null\nprintf '1.5\\000garbage\\n'\n");
   CmdResult r = run_kbo("optimize --storage " + quote(db) + " --study nul --objective " + quote(nul) +
                             " --bounds 0:1 --init 1 --iters 0 --fail-fast 0 --json",
                         dir);
@@ -144,7 +144,7 @@ TEST(StoredTextCli, AValueIsTheWholeLineAndALongJsonLineIsRead) {
   EXPECT_EQ(j["trials"][0]["state"], "failed") << j.dump();
   EXPECT_NE(j["trials"][0]["reason"].get<std::string>().find("not a number"), std::string::npos) << j.dump();
   // A valid JSON value line of 3 MB: the value is read.
-  const std::string big = write_script(
+  const std::string big = write_text_script(
       dir, "big.sh",
       "cat > /dev/null\nprintf '{\"value\": 2.25, \"log\": \"'\nhead -c 3000000 /dev/zero | tr '\\0' x\nprintf '\"}\\n'\n");
   r = run_kbo("optimize --storage " + quote(db) + " --study big --objective " + quote(big) +
@@ -166,22 +166,22 @@ TEST(StoredTextCli, RowsChangedOutsideKboAreReportedAsDamageNamingTheTrial) {
             0);
   ASSERT_EQ(run_kbo("show --storage " + quote(db) + " --study d", dir).code, 0);
   // A text value (SQLite keeps whatever it is given): never read as 0.0.
-  sqlite_exec(db, "UPDATE trials SET value = 'abc' WHERE number = 1");
+  tamper_sqlite(db, "UPDATE trials SET value = 'abc' WHERE number = 1");
   CmdResult r = run_kbo("show --storage " + quote(db) + " --study d", dir);
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_EQ(r.err_lines(), 1) << r.err;
   EXPECT_NE(r.err.find("damaged: trial 1: value is not a number ('abc')"), std::string::npos) << r.err;
-  sqlite_exec(db, "UPDATE trials SET value = 1.5 WHERE number = 1");
+  tamper_sqlite(db, "UPDATE trials SET value = 1.5 WHERE number = 1");
   ASSERT_EQ(run_kbo("show --storage " + quote(db) + " --study d", dir).code, 0);
   // A point of another dimension.
-  sqlite_exec(db, "UPDATE trials SET x = '[0.1, 0.2, 0.3]' WHERE number = 2");
+  tamper_sqlite(db, "UPDATE trials SET x = '[0.1, 0.2, 0.3]' WHERE number = 2");
   r = run_kbo("show --storage " + quote(db) + " --study d --json", dir);
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.err.find("damaged: trial 2: its point has 3 coordinates; the space of study 'd' has 2"),
             std::string::npos)
       << r.err;
   // A point that is not a list of numbers.
-  sqlite_exec(db, "UPDATE trials SET x = '[0.1, \"y\"]' WHERE number = 2");
+  tamper_sqlite(db, "UPDATE trials SET x = '[0.1, \"y\"]' WHERE number = 2");
   r = run_kbo("show --storage " + quote(db) + " --study d", dir);
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("damaged: trial 2: coordinate 1 of x is not a finite number"), std::string::npos) << r.err;

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-StudyRecord box_record(const std::string& name) {
+StudyRecord kill_point_record(const std::string& name) {
   StudyRecord r;
   r.name = name;
   r.space = box_space_json(Box(Vec::Zero(2), Vec::Ones(2)));
@@ -30,7 +30,7 @@ StudyRecord box_record(const std::string& name) {
 }
 
 /// A fixed point per trial index, inside the unit box.
-struct IndexStrategy : Strategy {
+struct KillPointStrategy : Strategy {
   Vec suggest(const Mat&, const Vec&, const Mat&, int i) override {
     return Vec{{(i % 10) / 10.0, 1.0 - (i % 10) / 10.0}};
   }
@@ -81,7 +81,7 @@ void die_at(KillPoint k, Study& study, Storage& storage, const std::string& name
       return;
     }
     case KillPoint::AskedWithLease: {
-      IndexStrategy s;
+      KillPointStrategy s;
       study.ask(s, "ask@another-host:2", /*lease_seconds=*/0.05);
       return;
     }
@@ -111,11 +111,11 @@ TEST_P(KillPoints, AnotherWorkerMeetsTheBudgetAndLeavesNothingPending) {
     SCOPED_TRACE(describe(k));
     const std::string name = "kp" + std::to_string(case_number++);
     auto storage = open_storage(url);
-    Study study = Study::create_or_open(storage, box_record(name));
+    Study study = Study::create_or_open(storage, kill_point_record(name));
     die_at(k, study, *storage, name);
     // The dead worker's trial is silent from now on; another worker starts after --stale-after.
     std::this_thread::sleep_for(std::chrono::duration<double>(stale_after + 0.1));
-    IndexStrategy strategy;
+    KillPointStrategy strategy;
     WorkOptions options;
     options.budget = budget;
     options.stale_after = stale_after;

@@ -84,14 +84,19 @@ struct EnumNames<PendingPhase> {
 };
 inline std::string to_string(PendingPhase p) { return enum_name(p); }
 /// Whether the trial's owner is an ask (`kbo ask`, Python's Study.ask: worker "ask@…"), which hands the point
-/// out and waits for a tell, rather than a worker (`kbo optimize`, `kbo worker`) that evaluates it.
+/// out and waits for a tell.
 inline bool owned_by_ask(const Trial& t) { return t.worker.rfind("ask@", 0) == 0; }
-/// The phase of a pending trial (meaningless for finished ones). A worker's trial is running from its ask
-/// on, before its first heartbeat too: a worker killed between the two must leave a trial that is given up.
+/// Whether the trial's owner is a worker loop that evaluates it (`kbo optimize`, `kbo worker`, Python's
+/// optimize: worker_id "optimize@…" or "worker@…"), which heart-beats from just after its ask.
+inline bool owned_by_worker_loop(const Trial& t) {
+  return t.worker.rfind("optimize@", 0) == 0 || t.worker.rfind("worker@", 0) == 0;
+}
+/// The phase of a pending trial (meaningless for finished ones). A worker loop's trial is running from its
+/// ask on, before its first heartbeat too: a worker killed between the two leaves a trial that is given up.
 inline PendingPhase pending_phase(const Trial& t) {
   if (t.worker.empty()) return PendingPhase::Queued;
-  if (t.heartbeat_at > 0.0) return PendingPhase::Running;
-  return owned_by_ask(t) ? PendingPhase::Asked : PendingPhase::Running;
+  if (t.heartbeat_at > 0.0 || owned_by_worker_loop(t)) return PendingPhase::Running;
+  return PendingPhase::Asked;
 }
 /// When a running trial's worker last showed it is alive: its last heartbeat, or the trial's creation if the
 /// worker has not beaten yet (so "--stale-after seconds without a heartbeat" covers every moment after the ask).
