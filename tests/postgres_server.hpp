@@ -16,6 +16,8 @@
 #include <libpq-fe.h>
 
 #include <algorithm>
+#include <csignal>
+#include <vector>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -85,6 +87,31 @@ class PostgresServer {
     stop();
     std::system(("sleep " + std::to_string(down_seconds)).c_str());
     start();
+  }
+  /// Sends `sig` to the server's postmaster and every process it started (its backends): SIGSTOP freezes the
+  /// server as a hung host looks to clients (connections stay open, nothing answers), SIGCONT thaws it.
+  void signal_processes(int sig) const {
+    std::ifstream pidfile(dir_ / "data" / "postmaster.pid");
+    long postmaster = 0;
+    pidfile >> postmaster;
+    if (postmaster <= 0) throw std::runtime_error("the test PostgreSQL server has no postmaster.pid");
+    std::vector<long> pids{postmaster};
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::ifstream stat(e.path() / "stat");
+      std::string line;
+      std::getline(stat, line);
+      const auto close = line.rfind(')');  // "pid (comm) state ppid …"; comm may hold spaces
+      if (close == std::string::npos) continue;
+      std::istringstream rest(line.substr(close + 1));
+      std::string state;
+      long ppid = 0;
+      rest >> state >> ppid;
+      if (ppid == postmaster) pids.push_back(std::stol(name));
+    }
+    for (long pid : pids) ::kill(static_cast<pid_t>(pid), sig);
   }
   /// Fast shutdown: every client connection is cut; start() brings it back on the same port and socket.
   void stop() const {

@@ -139,6 +139,7 @@ int run_optimize(int argc, char** argv) {
       WorkOptions options;
       options.budget = total;
       options.max_same_failures = fail_fast;
+      options.stale_after = o.stale_after;  // a trial left running by a lost worker is re-offered, as with --workers
       TrialObjective run = objective;
       ProgressFn on_finished;
       if (progress) {

@@ -5,6 +5,7 @@
 
 #include "command.hpp"
 #include "kbo/storage/storage.hpp"
+#include "kbo/storage/stored_text.hpp"
 #include "study_options.hpp"
 
 namespace kbo::cli {
@@ -17,7 +18,8 @@ std::string staleness(const Trial& t, double stale_after, double now) {
     case PendingPhase::Asked:
       return t.lease_until > 0.0 && now > t.lease_until ? "lease expired" : "";
     case PendingPhase::Running:
-      if (t.heartbeat_at > 0.0 && stale_after > 0.0 && now - t.heartbeat_at > stale_after) return "no heartbeat";
+      // Silence counts from the ask when the worker never beat (killed between its ask and first heartbeat).
+      if (stale_after > 0.0 && now - last_sign_of_life(t) > stale_after) return "no heartbeat";
       if (is_dead_local_worker(t.worker, "worker") || is_dead_local_worker(t.worker, "optimize")) return "process gone";
       return "";
     case PendingPhase::Queued:
@@ -48,7 +50,8 @@ int run_pending(int argc, char** argv) {
   double stale_after = 60.0;
   app.add_option("--abandon", abandon, "abandon this pending trial (repeatable)");
   app.add_flag("--stale", stale, "abandon every stale trial: asked past its lease, running without a heartbeat for "
-                                 "--stale-after seconds or whose process on this host is gone");
+                                 "--stale-after seconds (since its ask, if it never beat) or whose process on this "
+                                 "host is gone");
   app.add_option("--stale-after", stale_after, "seconds without heartbeat that make a running trial stale (default 60)");
   app.add_flag("--force", force, "--abandon also a trial that a live worker is running");
   parse(app, argc, argv);
@@ -91,7 +94,7 @@ int run_pending(int argc, char** argv) {
   }
   for (int id : abandoned) std::cout << "abandoned trial " << id << "\n";
   if (rows.empty()) {
-    std::cout << "no pending trials in study '" << study.name() << "'\n";
+    std::cout << "no pending trials in study '" << terminal_text(study.name()) << "'\n";
     return 0;
   }
   char line[256];
@@ -107,7 +110,8 @@ int run_pending(int argc, char** argv) {
     if (r.contains("stale")) status += " (stale: " + r["stale"].get<std::string>() + ")";
     std::snprintf(line, sizeof line, "%6d  %-8s %-9s %-28s  %s\n", r["id"].get<int>(),
                   r["phase"].get<std::string>().c_str(), age(now - r["created_at"].get<double>()).c_str(),
-                  r["worker"].get<std::string>().empty() ? "-" : r["worker"].get<std::string>().c_str(), status.c_str());
+                  r["worker"].get<std::string>().empty() ? "-" : terminal_text(r["worker"].get<std::string>()).c_str(),
+                  status.c_str());
     std::cout << line;
   }
   return 0;

@@ -1,4 +1,6 @@
 // kbo show: print a study (every trial as a table or CSV, or the same JSON object as `kbo optimize --json`).
+#include <unistd.h>
+
 #include <iostream>
 
 #include "command.hpp"
@@ -38,7 +40,10 @@ int run_show(int argc, char** argv) {
     if (top > 0 || order != TrialOrder::Id) out["trials"] = rows;
     std::cout << out.dump() << std::endl;
   } else if (format == "csv") {
-    print_study_csv(std::cout, out, rows);
+    // CSV keeps stored text as it is for the programs that read it; on a terminal it is escaped as tables
+    // are (stored names and reasons may hold escape sequences).
+    if (isatty(STDOUT_FILENO)) print_study_csv(std::cout, for_terminal(out), for_terminal(rows));
+    else print_study_csv(std::cout, out, rows);
   } else {
     print_study_table(std::cout, out, rows);
   }

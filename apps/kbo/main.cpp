@@ -8,6 +8,7 @@
 
 #include "command.hpp"
 #include "kbo/core/error.hpp"
+#include "kbo/storage/stored_text.hpp"
 #include "kbo/core/blas_threads.hpp"
 #include "kbo/core/suggest.hpp"
 #include "kbo/modules.hpp"
@@ -123,16 +124,16 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return 0;  // --help
-    std::cerr << prefixed(program, e.what()) << "\n";
+    std::cerr << kbo::terminal_text(prefixed(program, e.what())) << "\n";
     return 2;
   } catch (const kbo::InputError& e) {
-    std::cerr << prefixed(program, e.what()) << "\n";
+    std::cerr << kbo::terminal_text(prefixed(program, e.what())) << "\n";
     return 2;
   } catch (const kbo::StorageError& e) {
-    std::cerr << program << ": I/O error: " << e.what() << "\n";
+    std::cerr << program << ": I/O error: " << kbo::terminal_text(e.what()) << "\n";
     return kbo::kExitIOError;
   } catch (const std::exception& e) {
-    std::cerr << program << ": error: " << e.what() << "\n";
+    std::cerr << program << ": error: " << kbo::terminal_text(e.what()) << "\n";
     return 1;
   }
 }

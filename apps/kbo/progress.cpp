@@ -1,6 +1,8 @@
 // Progress of a run on stderr (see progress.hpp).
 #include "progress.hpp"
 
+#include "kbo/storage/stored_text.hpp"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -123,7 +125,7 @@ void RunProgress::finished(const Trial& t, int finished, const std::optional<Tri
   }
   std::string what = t.state == TrialState::Complete ? "complete " + number_text(*t.value) : "failed";
   if (took) what += " in " + duration_text(*took);
-  if (t.state == TrialState::Failed) what += " (" + t.reason + ")";
+  if (t.state == TrialState::Failed) what += " (" + terminal_text(t.reason) + ")";
   std::fprintf(stderr, "[%d/%d] trial %d %s | %s\n", finished_, total_, t.id, what.c_str(), rate_and_best(now).c_str());
   std::fflush(stderr);
 }

@@ -2,6 +2,7 @@
 #include "study_options.hpp"
 
 #include "command.hpp"
+#include "kbo/storage/stored_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -103,7 +104,7 @@ void say_changed_settings(const std::string& program, const std::string& study, 
   std::string list;
   for (const auto& c : changed) list += (list.empty() ? "" : "; ") + c;
   std::fprintf(stderr, "%s: study '%s' continues with changed settings: %s (its trials so far are kept)\n",
-               program.c_str(), study.c_str(), list.c_str());
+               program.c_str(), terminal_text(study).c_str(), list.c_str());
 }
 
 bool say_if_budget_met(const Study& study, int n_init, int iters) {
@@ -119,7 +120,7 @@ bool say_if_budget_met(const Study& study, int n_init, int iters) {
                "kbo optimize: study '%s' has met its budget: %d of %d trials finished (--init %d + --iters %d; %d "
                "failed, and failed trials count too). Nothing to run; to continue, raise --iters, e.g. --iters %d "
                "for 10 more trials\n",
-               study.name().c_str(), finished, total, n_init, iters, failed, finished - n_init + 10);
+               terminal_text(study.name()).c_str(), finished, total, n_init, iters, failed, finished - n_init + 10);
   return true;
 }
 

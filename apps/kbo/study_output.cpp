@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "kbo/storage/stored_text.hpp"
 #include "kbo/study/study.hpp"
 
 namespace kbo::cli {
@@ -106,6 +107,30 @@ std::string csv_number(double v) {
 
 }  // namespace
 
+/// `j` with every string (keys too) escaped for a terminal (terminal_text): tables show stored names, reasons
+/// and parameter values, which may hold escape sequences or line breaks.
+nlohmann::json for_terminal(const nlohmann::json& j) {
+  if (j.is_string()) return terminal_text(j.get<std::string>());
+  if (j.is_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& v : j) out.push_back(for_terminal(v));
+    return out;
+  }
+  if (j.is_object()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [k, v] : j.items()) out[terminal_text(k)] = for_terminal(v);
+    return out;
+  }
+  return j;
+}
+
+std::vector<nlohmann::json> for_terminal(const std::vector<nlohmann::json>& rows) {
+  std::vector<nlohmann::json> out;
+  out.reserve(rows.size());
+  for (const auto& r : rows) out.push_back(for_terminal(r));
+  return out;
+}
+
 std::vector<nlohmann::json> select_trials(const nlohmann::json& study, TrialOrder order, int top) {
   std::vector<nlohmann::json> rows(study["trials"].begin(), study["trials"].end());
   if (order == TrialOrder::Value) {
@@ -125,9 +150,10 @@ std::vector<nlohmann::json> select_trials(const nlohmann::json& study, TrialOrde
   return rows;
 }
 
-void print_study_table(std::ostream& out, const nlohmann::json& s, const std::vector<nlohmann::json>& rows) {
+void print_study_table(std::ostream& out, const nlohmann::json& study, const std::vector<nlohmann::json>& rows) {
+  const nlohmann::json s = for_terminal(study);
   print_header(out, s);
-  print_rows(out, s, rows);
+  print_rows(out, s, for_terminal(rows));
   print_counts_and_best(out, s);
 }
 
@@ -153,7 +179,8 @@ void print_study_csv(std::ostream& out, const nlohmann::json& s, const std::vect
   }
 }
 
-void print_run_summary(std::ostream& out, const nlohmann::json& s, int top, const std::string& show_all) {
+void print_run_summary(std::ostream& out, const nlohmann::json& study, int top, const std::string& show_all) {
+  const nlohmann::json s = for_terminal(study);
   print_header(out, s);
   std::vector<nlohmann::json> best;
   for (const auto& t : select_trials(s, TrialOrder::Value, 0))

@@ -11,6 +11,11 @@ namespace kbo::cli {
 
 enum class TrialOrder { Id, Value };  // by id, or best value first (then failed, then pending, by id)
 
+/// `j` with every string (object keys too) escaped for a terminal (terminal_text): stored names, reasons and
+/// parameter values may hold escape sequences or line breaks. Tables always print through it.
+nlohmann::json for_terminal(const nlohmann::json& j);
+std::vector<nlohmann::json> for_terminal(const std::vector<nlohmann::json>& rows);
+
 /// The trials of `study` in `order`, the first `top` of them (top <= 0: all).
 std::vector<nlohmann::json> select_trials(const nlohmann::json& study, TrialOrder order, int top);
 

@@ -3,8 +3,10 @@
 workers on one study (SQLite and PostgreSQL); hundreds of malformed inputs. It counts what must stay zero:
 completed trials lost, trials duplicated, crashes, hangs and malformed inputs silently accepted.
 
-    bench/reliability/torture.py [--kbo build/kbo] [--out DIR] [--only kill9-optimize,kill9-asktell,workers,malformed]
-        [--kills 100] [--workers 16] [--trials 1000] [--pg-bin DIR] [--seed 0]
+    bench/reliability/torture.py [--kbo build/kbo] [--out DIR]
+        [--only kill9-optimize,kill9-asktell,workers,malformed,regressions,stale-kill]
+        [--kills 100] [--stale-kills 200] [--workers 16] [--trials 1000] [--pg-bin DIR] [--seed 0]
+        [--frozen-limit 60] [--freeze 75]
 
 Writes DIR/reliability.json and prints a Markdown summary. Python standard library only."""
 import argparse
@@ -22,6 +24,8 @@ import tempfile
 import time
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import regressions  # noqa: E402  (the cases of defects found under torture)
 
 # The objective: reads {"trial": id, "x": [...]} on stdin, sleeps a little, appends "id value" to a ledger
 # (what was evaluated) and prints the value. The ledger lets the check tell evaluated from recorded.
@@ -225,6 +229,33 @@ class PostgresCluster:
                         "start"], check=True, capture_output=True)
         self.url = f"postgresql://kbo@127.0.0.1:{self.port}/postgres"
 
+    def new_database(self, prefix):
+        """A fresh database of this cluster (its URL)."""
+        self.counter = getattr(self, "counter", 0) + 1
+        name = f"{prefix}_{self.counter}"
+        self.psql(self.url, f"CREATE DATABASE {name}")
+        return f"postgresql://kbo@127.0.0.1:{self.port}/{name}"
+
+    def psql(self, url, sql):
+        subprocess.run(["psql", url, "-q", "-c", sql], check=True, capture_output=True)
+
+    def signal_all(self, sig):
+        """`sig` to the postmaster and every process it started (SIGSTOP: a hung server whose connections stay open)."""
+        postmaster = int((self.dir / "data" / "postmaster.pid").read_text().split()[0])
+        pids = [postmaster]
+        for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[1]) == postmaster:
+                pids.append(int(stat.parent.name))
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+
     def close(self):
         subprocess.run([*self.as_user, self.bin / "pg_ctl", "-D", self.dir / "data", "-m", "fast", "-w", "stop"],
                        capture_output=True)
@@ -326,13 +357,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kbo", default=str(HERE.parents[1] / "build" / "kbo"))
     ap.add_argument("--out", default="reliability-out")
-    ap.add_argument("--only", default="kill9-optimize,kill9-asktell,workers,malformed")
+    ap.add_argument("--only", default="kill9-optimize,kill9-asktell,workers,malformed,regressions,stale-kill")
     ap.add_argument("--kills", type=int, default=100)
     ap.add_argument("--workers", type=int, default=16)
     ap.add_argument("--trials", type=int, default=1000)
     ap.add_argument("--strategy", default="", help="strategy of the many-workers runs (default: kbo's default)")
     ap.add_argument("--pg-bin", default=str(next(iter(sorted(pathlib.Path("/usr/lib/postgresql").glob("*/bin"))), "")))
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--stale-kills", type=int, default=200, help="kill points of the stale-kill part, per storage")
+    ap.add_argument("--frozen-limit", type=float, default=60,
+                    help="reconnect limit of the frozen-server case (60: kbo's own; less sets the test hook)")
+    ap.add_argument("--freeze", type=float, default=75, help="seconds the server is frozen (SIGSTOP)")
     args = ap.parse_args()
     kbo = str(pathlib.Path(args.kbo).resolve())
     out = pathlib.Path(args.out)
@@ -361,6 +396,24 @@ def main():
                     pg.close()
         if "malformed" in only:
             report["malformed"] = malformed(kbo, work, tally)
+        counts = regressions.Counts()
+        if "regressions" in only or "stale-kill" in only:
+            pg = PostgresCluster(args.pg_bin) if args.pg_bin else None
+            try:
+                if "regressions" in only:
+                    report["regressions"] = regressions.regressions(kbo, work, pg, counts, args.frozen_limit,
+                                                                    args.freeze)
+                if "stale-kill" in only:
+                    report["stale_kill"] = [regressions.stale_kill(kbo, work, f"sqlite:{work / 'stale_kill.db'}",
+                                                                   "SQLite", args.stale_kills, rng, counts)]
+                    if pg:
+                        report["stale_kill"].append(regressions.stale_kill(kbo, work, pg.new_database("stale_kill"),
+                                                                           "PostgreSQL", args.stale_kills, rng, counts))
+            finally:
+                if pg:
+                    pg.close()
+            report["regression_counts"] = counts.c
+            report["regression_cases"] = counts.rows
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report["counts"] = tally.counts
@@ -378,6 +431,21 @@ def main():
                 print(f"- {r['input']}: {r['verdict']}: {r['stderr'][:160]}")
     for n in tally.notes:
         print("note:", n)
+    if "regression_counts" in report:
+        c = report["regression_counts"]
+        print("\n| regression counts | |\n|---|---|")
+        for k, v in c.items():
+            print(f"| {k.replace('_', ' ')} | {v} |")
+        for row in report["regression_cases"]:
+            print(f"- item {row['item']}, {row['kind']}: {row['case']}: {'ok' if row['ok'] else 'NOT OK'}"
+                  + ("" if row["ok"] else f" ({row['detail'][:200]})"))
+        for s in report.get("stale_kill", []):
+            print(f"- stale-kill {s['storage']}: {s['kills']} kills ({s['kills_between_ask_and_heartbeat']} left a trial "
+                  f"between ask and first heartbeat), final exit {s['exit']}, {s['complete']} of {s['budget']} complete, "
+                  f"{s['stuck_pending']} stuck pending, {s['worker_lost_retries']} worker-lost retries")
+        bad = c["faults_injected"] - c["faults_survived"] + c["bad_inputs_tried"] - c["clean_errors"]
+        if bad or c["lost"] or c["duplicated"] or c["stuck"] or c["silent_acceptances"]:
+            return 1
     return 0 if not any(tally.counts.values()) else 1
 
 

@@ -237,11 +237,14 @@ double evaluate(const Instance& in, const Vec& x) {
       return std::sqrt(s);
     }
     case 15: {
-      const Vec z = in.R * lambda(10.0, d).cwiseProduct(in.Q * t_asy(t_osz(in.R * (x - in.xopt)), 0.2));
+      // COCO (f_rastrigin_rotated_bbob_problem_allocate): the rotation seeded F + 10000·I + 10⁶ (Q here) both
+      // first and last, R in the middle — as f13's Q Λ R.
+      const Vec z = in.Q * lambda(10.0, d).cwiseProduct(in.R * t_asy(t_osz(in.Q * (x - in.xopt)), 0.2));
       return rastrigin_raw(z);
     }
     case 16: {
-      const Vec z = in.R * lambda(0.01, d).cwiseProduct(in.Q * t_osz(in.R * (x - in.xopt)));
+      // COCO (f_weierstrass_bbob_problem_allocate): the + 10⁶ rotation (Q) first and last, as f15.
+      const Vec z = in.Q * lambda(0.01, d).cwiseProduct(in.R * t_osz(in.Q * (x - in.xopt)));
       double s = 0.0;
       for (int i = 0; i < d; ++i)
         for (int k = 0; k <= 11; ++k) s += std::pow(0.5, k) * std::cos(kTwoPi * std::pow(3.0, k) * (z(i) + 0.5));
@@ -249,7 +252,8 @@ double evaluate(const Instance& in, const Vec& x) {
     }
     case 17:
     case 18: {
-      const Vec z = lambda(in.f == 17 ? 10.0 : 1000.0, d).cwiseProduct(in.Q * t_asy(in.R * (x - in.xopt), 0.5));
+      // COCO (f_schaffers_bbob_problem_allocate): the + 10⁶ rotation (Q) before T_asy, the other one after.
+      const Vec z = lambda(in.f == 17 ? 10.0 : 1000.0, d).cwiseProduct(in.R * t_asy(in.Q * (x - in.xopt), 0.5));
       return schaffer_raw(z) + 10.0 * f_pen(x);
     }
     case 19: {

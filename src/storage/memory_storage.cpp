@@ -2,6 +2,7 @@
 #include "kbo/storage/memory.hpp"
 
 #include "kbo/core/error.hpp"
+#include "kbo/storage/stored_text.hpp"
 
 namespace kbo {
 
@@ -79,7 +80,7 @@ Trial MemoryStorage::finish(const std::string& study, int trial_id, TrialState s
   Trial& t = e.trials[trial_id];
   t.state = state;
   t.value = state == TrialState::Complete ? value : std::nullopt;
-  t.reason = state == TrialState::Failed ? reason : std::string();
+  t.reason = state == TrialState::Failed ? stored_reason(reason) : std::string();
   t.finished_at = unix_now();
   t.constraints = state == TrialState::Complete ? constraints : std::vector<double>();
   return t;

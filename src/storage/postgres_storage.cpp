@@ -2,12 +2,18 @@
 #include "kbo/storage/postgres.hpp"
 
 #include <libpq-fe.h>
+#include <poll.h>
+#include <sys/socket.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
 
 #include "kbo/core/error.hpp"
+#include "kbo/storage/stored_text.hpp"
 #include "kbo/storage/reconnecting.hpp"
 #include "point_text.hpp"
 
@@ -119,7 +125,9 @@ class Result {
   Result& operator=(const Result&) = delete;
   int rows() const { return PQntuples(r_); }
   bool null(int row, int col) const { return PQgetisnull(r_, row, col) != 0; }
-  std::string text(int row, int col) const { return PQgetvalue(r_, row, col); }
+  std::string text(int row, int col) const {
+    return stored_text(std::string_view(PQgetvalue(r_, row, col), static_cast<std::size_t>(PQgetlength(r_, row, col))));
+  }
   double real(int row, int col) const { return std::strtod(PQgetvalue(r_, row, col), nullptr); }
   long long integer(int row, int col) const { return std::strtoll(PQgetvalue(r_, row, col), nullptr, 10); }
   int affected() const { return std::atoi(PQcmdTuples(r_)); }
@@ -130,12 +138,68 @@ class Result {
 
 using Param = std::optional<std::string>;  // nullopt = SQL NULL
 
+/// PQexec/PQexecParams with a deadline on the server's answer (reconnect_seconds()). A stopped server keeps the
+/// connection open, so a blocking call would wait for ever; past the deadline the socket is shut down (the
+/// connection is then broken: run() throws ConnectionLost, the next transaction resets it) and nullptr returned.
+/// Otherwise the last result, or the first error result, as PQexec returns it.
+PGresult* exec_with_deadline(PGconn* conn, const std::string& sql, const std::vector<const char*>& values,
+                             bool* timed_out) {
+  *timed_out = false;
+  const int sent = values.empty() ? PQsendQuery(conn, sql.c_str())
+                                  : PQsendQueryParams(conn, sql.c_str(), static_cast<int>(values.size()), nullptr,
+                                                      values.data(), nullptr, nullptr, 0);
+  if (!sent) return nullptr;
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(reconnect_seconds()));
+  // A busy connection waits for input; a call that cannot read (broken socket) returns so PQgetResult reports it.
+  const auto wait_for_answer = [&]() -> bool {
+    while (PQisBusy(conn)) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) {
+        shutdown(PQsocket(conn), SHUT_RDWR);
+        *timed_out = true;
+        return false;
+      }
+      pollfd p{PQsocket(conn), POLLIN, 0};
+      if (poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000))) < 0 && errno != EINTR) return true;
+      if (!PQconsumeInput(conn)) return true;
+    }
+    return true;
+  };
+  PGresult* kept = nullptr;
+  for (;;) {
+    if (!wait_for_answer()) {
+      PQclear(kept);
+      return nullptr;
+    }
+    PGresult* r = PQgetResult(conn);
+    if (!r) break;
+    const bool kept_error = kept && PQresultStatus(kept) != PGRES_COMMAND_OK && PQresultStatus(kept) != PGRES_TUPLES_OK &&
+                            PQresultStatus(kept) != PGRES_EMPTY_QUERY;
+    if (kept_error) {
+      PQclear(r);  // PQexec reports the first error of a multi-statement string
+    } else {
+      PQclear(kept);
+      kept = r;
+    }
+  }
+  return kept;
+}
+
 Result run(PGconn* conn, const std::string& url, const std::string& sql, const std::vector<Param>& params = {}) {
+  // Every text into the database passes here: valid UTF-8 (the server refuses anything else) without NUL
+  // (a C string would end there).
+  std::vector<std::optional<std::string>> texts;
+  texts.reserve(params.size());
+  for (const auto& p : params) texts.push_back(p ? std::optional<std::string>(stored_text(*p)) : std::nullopt);
   std::vector<const char*> values;
-  for (const auto& p : params) values.push_back(p ? p->c_str() : nullptr);
-  PGresult* r = params.empty() ? PQexec(conn, sql.c_str())
-                               : PQexecParams(conn, sql.c_str(), static_cast<int>(values.size()), nullptr,
-                                              values.data(), nullptr, nullptr, 0);
+  for (const auto& p : texts) values.push_back(p ? p->c_str() : nullptr);
+  bool timed_out = false;
+  PGresult* r = exec_with_deadline(conn, sql, values, &timed_out);
+  if (timed_out)
+    throw ConnectionLost("postgresql storage '" + PostgresStorage::redact(url) + "': the server did not answer for " +
+                         std::to_string(static_cast<int>(reconnect_seconds())) + " s");
   const auto status = PQresultStatus(r);
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
     const std::string msg = one_line(r ? PQresultErrorMessage(r) : PQerrorMessage(conn));
@@ -152,13 +216,20 @@ Result run(PGconn* conn, const std::string& url, const std::string& sql, const s
   return Result(r);
 }
 
-Trial trial_from_row(const Result& r, int row) {
+/// A trial row; a row kbo cannot have written (a point that is no list of numbers, an unknown state) is
+/// InputError naming the trial (throw_damaged_trial).
+Trial trial_from_row(const Result& r, int row, const std::string& url) {
   // Columns: number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, info
   Trial t;
   t.id = static_cast<int>(r.integer(row, 0));
-  t.x = parse_x(r.text(row, 1));
+  try {
+    t.x = parse_x(r.text(row, 1));
+    t.state = parse_trial_state(r.text(row, 3));
+    if (!r.null(row, 11)) t.constraints = constraints_from_text(r.text(row, 11));
+  } catch (const std::exception& e) {
+    throw_damaged_trial(PostgresStorage::redact(url), t.id, e.what());
+  }
   if (!r.null(row, 2)) t.value = r.real(row, 2);
-  t.state = parse_trial_state(r.text(row, 3));
   t.reason = r.text(row, 4);
   t.worker = r.text(row, 5);
   t.created_at = r.real(row, 6);
@@ -166,7 +237,6 @@ Trial trial_from_row(const Result& r, int row) {
   t.heartbeat_at = r.null(row, 8) ? 0.0 : r.real(row, 8);
   t.retry_of = r.null(row, 9) ? -1 : static_cast<int>(r.integer(row, 9));
   t.lease_until = r.null(row, 10) ? 0.0 : r.real(row, 10);
-  if (!r.null(row, 11)) t.constraints = constraints_from_text(r.text(row, 11));
   if (!r.null(row, 12)) t.info = parse_trial_info(r.text(row, 12));
   return t;
 }
@@ -195,7 +265,8 @@ class PostgresStorage::Txn {
     run(s_.conn_, s_.url_, s_.read_only_ ? "BEGIN READ ONLY" : "BEGIN");
   }
   ~Txn() {
-    if (!done_) PQclear(PQexec(s_.conn_, "ROLLBACK"));
+    bool timed_out = false;
+    if (!done_) PQclear(exec_with_deadline(s_.conn_, "ROLLBACK", {}, &timed_out));
   }
   void commit() {
     run(s_.conn_, s_.url_, "COMMIT");
@@ -224,8 +295,11 @@ PostgresStorage::PostgresStorage(const std::string& url, StorageAccess access)
   const std::string shown = redact(url);
   const std::string allowed = " (allowed: " + storage_url_forms() + ")";
   // connect_timeout before dbname: a connect_timeout inside the URL (expanded from dbname) overrides it.
-  const char* keys[] = {"connect_timeout", "dbname", nullptr};
-  const char* values[] = {"10", url.c_str(), nullptr};
+  // TCP keepalives notice a server host that vanished (a network partition) within about 25 s; a server
+  // process that is stopped but whose host answers is noticed by run()'s deadline instead.
+  const char* keys[] = {"connect_timeout", "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count",
+                        "dbname", nullptr};
+  const char* values[] = {"10", "1", "10", "5", "3", url.c_str(), nullptr};
   conn_ = PQconnectdbParams(keys, values, /*expand_dbname=*/1);
   if (!conn_) throw InputError("storage '" + shown + "' cannot be opened: out of memory");
   if (PQstatus(conn_) != CONNECTION_OK) {
@@ -287,7 +361,7 @@ std::vector<Trial> PostgresStorage::read_trials(const std::string& sid) {
                        {sid});
   std::vector<Trial> out;
   out.reserve(static_cast<std::size_t>(r.rows()));
-  for (int i = 0; i < r.rows(); ++i) out.push_back(trial_from_row(r, i));
+  for (int i = 0; i < r.rows(); ++i) out.push_back(trial_from_row(r, i, url_));
   return out;
 }
 
@@ -404,7 +478,7 @@ Trial PostgresStorage::finish(const std::string& study, int trial_id, TrialState
   std::optional<Trial> found;
   int n_trials = 0;
   if (q.rows() > 0) {
-    found = trial_from_row(q, 0);
+    found = trial_from_row(q, 0, url_);
   } else {
     n_trials = static_cast<int>(run(conn_, url_, "SELECT COUNT(*) FROM trials WHERE study_id = $1", {sid}).integer(0, 0));
   }
@@ -413,7 +487,7 @@ Trial PostgresStorage::finish(const std::string& study, int trial_id, TrialState
   Trial t = std::move(*found);
   t.state = state;
   t.value = state == TrialState::Complete ? value : std::nullopt;
-  t.reason = state == TrialState::Failed ? reason : std::string();
+  t.reason = state == TrialState::Failed ? stored_reason(reason) : std::string();
   t.finished_at = unix_now();
   t.constraints = state == TrialState::Complete ? constraints : std::vector<double>();
   run(conn_, url_,
@@ -431,7 +505,7 @@ std::optional<Trial> PostgresStorage::first_complete(const std::string& sid) {
                            " FROM trials WHERE study_id = $1 AND state = 'complete' ORDER BY number LIMIT 1",
                        {sid});
   if (q.rows() == 0) return std::nullopt;
-  return trial_from_row(q, 0);
+  return trial_from_row(q, 0, url_);
 }
 
 std::vector<Trial> PostgresStorage::add_completed(const std::string& study, const std::vector<EvaluatedPoint>& rows,

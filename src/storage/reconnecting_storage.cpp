@@ -4,11 +4,14 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <sstream>
 #include <thread>
 
 #include "kbo/core/error.hpp"
+#include "kbo/storage/stored_text.hpp"
 
 namespace kbo {
 
@@ -27,6 +30,15 @@ void interruptible_sleep(double seconds) {
 }  // namespace
 
 void set_reconnect_wait_check(void (*check)()) { g_wait_check.store(check); }
+
+double reconnect_seconds() {
+  static const double seconds = [] {
+    const char* v = std::getenv("KBO_TEST_RECONNECT_SECONDS");
+    const double d = v ? std::atof(v) : 0.0;
+    return std::isfinite(d) && d > 0.0 ? d : kReconnectSeconds;
+  }();
+  return seconds;
+}
 
 ReconnectingStorage::ReconnectingStorage(std::shared_ptr<Storage> inner, double give_up_after)
     : inner_(std::move(inner)), give_up_after_(give_up_after) {}
@@ -98,7 +110,7 @@ Trial ReconnectingStorage::finish(const std::string& study, int trial_id, TrialS
       // Already finished as asked by the first attempt (its COMMIT went through): done, not an error.
       for (const Trial& t : inner_->trials(study))
         if (t.id == trial_id && t.state == state &&
-            (state == TrialState::Complete ? t.value == value : t.reason == reason))
+            (state == TrialState::Complete ? t.value == value : t.reason == stored_reason(reason)))
           return t;
     }
     return inner_->finish(study, trial_id, state, value, reason, by, constraints);

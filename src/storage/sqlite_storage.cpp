@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "kbo/core/error.hpp"
+#include "kbo/storage/stored_text.hpp"
 #include "point_text.hpp"
 
 namespace kbo {
@@ -126,8 +127,10 @@ class Stmt {
   Stmt(const Stmt&) = delete;
   Stmt& operator=(const Stmt&) = delete;
 
+  /// Every text into the database passes here: valid UTF-8 without NUL (stored_text).
   Stmt& bind(int i, const std::string& s) {
-    check(sqlite3_bind_text(stmt_, i, s.c_str(), static_cast<int>(s.size()), SQLITE_TRANSIENT));
+    const std::string t = stored_text(s);
+    check(sqlite3_bind_text(stmt_, i, t.c_str(), static_cast<int>(t.size()), SQLITE_TRANSIENT));
     return *this;
   }
   Stmt& bind(int i, double v) { check(sqlite3_bind_double(stmt_, i, v)); return *this; }
@@ -144,13 +147,26 @@ class Stmt {
   }
   void run() { while (step()) {} }
 
+  /// Text as stored_text: a file written by an older kbo or edited by hand may hold bytes JSON cannot carry.
   std::string text(int col) const {
     const auto* p = sqlite3_column_text(stmt_, col);
-    return p ? reinterpret_cast<const char*>(p) : "";
+    if (!p) return "";
+    return stored_text(std::string_view(reinterpret_cast<const char*>(p),
+                                        static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col))));
   }
   double real(int col) const { return sqlite3_column_double(stmt_, col); }
   std::int64_t integer(int col) const { return sqlite3_column_int64(stmt_, col); }
   bool is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  /// A REAL column: NULL → nullopt; text or a blob (SQLite keeps what it is given, whatever the column's type)
+  /// is std::runtime_error naming `column`, never 0.0.
+  std::optional<double> number(int col, const char* column) const {
+    switch (sqlite3_column_type(stmt_, col)) {
+      case SQLITE_NULL: return std::nullopt;
+      case SQLITE_INTEGER:
+      case SQLITE_FLOAT: return sqlite3_column_double(stmt_, col);
+      default: throw std::runtime_error(std::string(column) + " is not a number ('" + text(col).substr(0, 60) + "')");
+    }
+  }
 
  private:
   void check(int rc) {
@@ -325,20 +341,27 @@ namespace {
 constexpr const char* kSqliteTrialColumns =
     "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints, info";
 
-Trial trial_from_row(const Stmt& q) {
+/// A trial row; a row kbo cannot have written (text where a number belongs, a point that is no list of
+/// numbers, an unknown state) is InputError naming the trial (throw_damaged_trial).
+Trial trial_from_row(const Stmt& q, const std::string& url) {
   Trial t;
   t.id = static_cast<int>(q.integer(0));
-  t.x = parse_x(q.text(1));
-  if (!q.is_null(2)) t.value = q.real(2);
-  t.state = parse_trial_state(q.text(3));
-  t.reason = q.text(4);
-  t.worker = q.text(5);
-  t.created_at = q.real(6);
-  t.finished_at = q.real(7);
-  t.heartbeat_at = q.is_null(8) ? 0.0 : q.real(8);
-  t.retry_of = q.is_null(9) ? -1 : static_cast<int>(q.integer(9));
-  t.lease_until = q.is_null(10) ? 0.0 : q.real(10);
-  if (!q.is_null(11)) t.constraints = constraints_from_text(q.text(11));
+  try {
+    t.x = parse_x(q.text(1));
+    t.value = q.number(2, "value");
+    t.state = parse_trial_state(q.text(3));
+    if (t.state == TrialState::Complete && !t.value) throw std::runtime_error("a complete trial without a value");
+    t.reason = q.text(4);
+    t.worker = q.text(5);
+    t.created_at = q.number(6, "created_at").value_or(0.0);
+    t.finished_at = q.number(7, "finished_at").value_or(0.0);
+    t.heartbeat_at = q.number(8, "heartbeat_at").value_or(0.0);
+    t.retry_of = q.is_null(9) ? -1 : static_cast<int>(q.integer(9));
+    t.lease_until = q.number(10, "lease_until").value_or(0.0);
+    if (!q.is_null(11)) t.constraints = constraints_from_text(q.text(11));
+  } catch (const std::exception& e) {
+    throw_damaged_trial(url, t.id, e.what());
+  }
   if (!q.is_null(12)) t.info = parse_trial_info(q.text(12));
   return t;
 }
@@ -350,7 +373,7 @@ std::vector<Trial> SqliteStorage::read_trials(std::int64_t sid) {
   Stmt q(db_, path_, sql.c_str());
   q.bind(1, sid);
   std::vector<Trial> out;
-  while (q.step()) out.push_back(trial_from_row(q));
+  while (q.step()) out.push_back(trial_from_row(q, url()));
   return out;
 }
 
@@ -450,7 +473,7 @@ Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState s
     Stmt q(db_, path_, sql.c_str());
     q.bind(1, sid).bind(2, trial_id);
     if (q.step()) {
-      found = trial_from_row(q);
+      found = trial_from_row(q, url());
     } else {
       Stmt c(db_, path_, "SELECT COUNT(*) FROM trials WHERE study_id = ?1");
       c.bind(1, sid);
@@ -463,7 +486,7 @@ Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState s
   Trial t = std::move(*found);
   t.state = state;
   t.value = state == TrialState::Complete ? value : std::nullopt;
-  t.reason = state == TrialState::Failed ? reason : std::string();
+  t.reason = state == TrialState::Failed ? stored_reason(reason) : std::string();
   t.finished_at = unix_now();
   t.constraints = state == TrialState::Complete ? constraints : std::vector<double>();
   Stmt u(db_, path_,
@@ -484,7 +507,7 @@ std::optional<Trial> SqliteStorage::first_complete(std::int64_t sid) {
   Stmt q(db_, path_, sql.c_str());
   q.bind(1, sid);
   if (!q.step()) return std::nullopt;
-  return trial_from_row(q);
+  return trial_from_row(q, url());
 }
 
 std::vector<Trial> SqliteStorage::add_completed(const std::string& study, const std::vector<EvaluatedPoint>& rows,

@@ -34,7 +34,8 @@ void register_builtin_storages() {
                    kSqliteForms, "an embedded SQLite file (WAL), shared by processes on one machine"});
   StorageEntry postgres{[](const std::string& url, StorageAccess access) -> std::shared_ptr<Storage> {
                           // A server restart mid-run is waited out (kReconnectSeconds) instead of ending the run.
-                          return std::make_shared<ReconnectingStorage>(std::make_shared<PostgresStorage>(url, access));
+                          return std::make_shared<ReconnectingStorage>(std::make_shared<PostgresStorage>(url, access),
+                                                                       reconnect_seconds());
                         },
                         "postgresql://USER@HOST:PORT/DB, postgresql:///DB?host=/socket/dir",
                         "a PostgreSQL database, shared by workers on many machines"};

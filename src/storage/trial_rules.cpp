@@ -52,9 +52,21 @@ Trial completed_trial(const EvaluatedPoint& row, int id, const std::string& work
 
 const char* given_up_reason(const Trial& t, double stale_after, double now, const Storage::TrialPredicate& lost) {
   if (t.state != TrialState::Pending) return nullptr;
-  if (t.heartbeat_at > 0.0)
-    return (stale_after > 0.0 && now - t.heartbeat_at > stale_after) || (lost && lost(t)) ? kWorkerLost : nullptr;
-  return t.lease_until > 0.0 && now > t.lease_until ? kLeaseExpired : nullptr;
+  switch (pending_phase(t)) {
+    case PendingPhase::Running:  // with or without a heartbeat yet: silence counts from the ask
+      return (stale_after > 0.0 && now - last_sign_of_life(t) > stale_after) || (lost && lost(t)) ? kWorkerLost
+                                                                                                  : nullptr;
+    case PendingPhase::Asked:
+      return t.lease_until > 0.0 && now > t.lease_until ? kLeaseExpired : nullptr;
+    case PendingPhase::Queued:
+      return nullptr;
+  }
+  return nullptr;
+}
+
+void throw_damaged_trial(const std::string& url, int trial_id, const std::string& what) {
+  throw InputError("storage '" + url + "' is damaged: trial " + std::to_string(trial_id) + ": " + what +
+                   " (changed outside kbo? restore the file or repair that row)");
 }
 
 nlohmann::json parse_trial_info(const std::string& text) {

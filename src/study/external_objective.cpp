@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "kbo/core/error.hpp"
+#include "kbo/storage/stored_text.hpp"
 #include "kbo/study/interrupt.hpp"
 
 namespace kbo {
@@ -66,15 +67,17 @@ std::string stderr_line(const std::string& err) {
   const auto b = line.find_first_not_of(" \t\r");
   const auto e = line.find_last_not_of(" \t\r");
   line = b == std::string::npos ? "" : line.substr(b, e - b + 1);
-  return line.size() > 300 ? line.substr(0, 300) + "..." : line;
+  return stored_text(line, 300);  // any bytes (a Latin-1 "ü"): valid UTF-8, cut at a character, marked
 }
 
-constexpr std::size_t kKeepOutput = 1u << 20;  // stdout kept (its tail) to find the value line
+constexpr std::size_t kKeepOutput = 16u << 20;  // stdout kept (its tail) to find the value line (a JSON line may be long)
 constexpr std::size_t kKeepStderr = 1u << 14;  // stderr tail kept for the failure reason
 
 /// Reads what `fd` (non-blocking) has now; appends it to `out` (keeping its tail of `keep` bytes) and, if
-/// `echo` >= 0, copies it there. Closes `fd` at end of file or on error. Returns the bytes read.
-std::size_t read_available(int& fd, std::string& out, std::size_t keep, int echo, std::size_t limit) {
+/// `echo` >= 0, copies it there. Closes `fd` at end of file or on error. Returns the bytes read. Sets `*cut` once
+/// the head of `out` was dropped.
+std::size_t read_available(int& fd, std::string& out, std::size_t keep, int echo, std::size_t limit,
+                           bool* cut = nullptr) {
   char buf[65536];
   std::size_t total = 0;
   while (fd >= 0 && total < limit) {
@@ -82,7 +85,10 @@ std::size_t read_available(int& fd, std::string& out, std::size_t keep, int echo
     if (got > 0) {
       total += static_cast<std::size_t>(got);
       out.append(buf, static_cast<std::size_t>(got));
-      if (out.size() > 2 * keep) out.erase(0, out.size() - keep);
+      if (out.size() > 2 * keep) {
+        out.erase(0, out.size() - keep);
+        if (cut) *cut = true;
+      }
       if (echo >= 0) {
         [[maybe_unused]] const ssize_t w = write(echo, buf, static_cast<std::size_t>(got));
       }
@@ -116,7 +122,7 @@ Evaluation parse_value_line(const std::string& raw) {
     const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (!j.is_object() || !j.contains("value") || !j["value"].is_number())
       return Evaluation::failed("last line of stdout is not a number nor a JSON object {\"value\": number}: '" +
-                                shown + "'");
+                                terminal_text(shown) + "'");
     const double v = j["value"].get<double>();
     if (!std::isfinite(v)) return Evaluation::failed("non-finite value '" + shown + "'");
     Evaluation ev = Evaluation::ok(v);
@@ -135,7 +141,9 @@ Evaluation parse_value_line(const std::string& raw) {
   errno = 0;
   char* endp = nullptr;
   const double v = std::strtod(text.c_str(), &endp);
-  if (endp == text.c_str() || *endp != '\0') return Evaluation::failed("last line of stdout is not a number: '" + shown + "'");
+  // The whole line is the number: strtod stops at a NUL byte, so "1.5\0garbage" must not read as 1.5.
+  if (endp != text.c_str() + text.size())
+    return Evaluation::failed("last line of stdout is not a number: '" + terminal_text(shown) + "'");
   if (!std::isfinite(v)) return Evaluation::failed("non-finite value '" + shown + "'");
   return Evaluation::ok(v);
 }
@@ -206,6 +214,7 @@ Evaluation ExternalObjective::operator()(const Trial& trial) const {
   };
 
   std::string output, errors;
+  bool output_cut = false;  // the head of `output` was dropped (more than kKeepOutput bytes on stdout)
   std::size_t written = 0;
   bool exited = false, timed_out = false, interrupted = false;
   std::string poll_error;
@@ -224,7 +233,7 @@ Evaluation ExternalObjective::operator()(const Trial& trial) const {
     if (rc < 0 && errno == EINTR) continue;
     if (rc < 0) { poll_error = std::string("poll: ") + std::strerror(errno); break; }
     auto ready = [&](int i, short events) { return i >= 0 && (fds[i].revents & events); };
-    if (ready(i_out, POLLIN | POLLHUP | POLLERR)) read_available(from_out, output, kKeepOutput, -1, 1u << 20);
+    if (ready(i_out, POLLIN | POLLHUP | POLLERR)) read_available(from_out, output, kKeepOutput, -1, 1u << 20, &output_cut);
     if (ready(i_err, POLLIN | POLLHUP | POLLERR)) read_available(from_err, errors, kKeepStderr, STDERR_FILENO, 1u << 20);
     if (ready(i_in, POLLOUT | POLLERR | POLLHUP)) {
       const ssize_t put = write(to_child, input.data() + written, input.size() - written);
@@ -237,7 +246,7 @@ Evaluation ExternalObjective::operator()(const Trial& trial) const {
   }
   if (exited) {
     // What it printed before exiting is in the pipes now; take that and nothing written later.
-    read_available(from_out, output, kKeepOutput, -1, 4u << 20);
+    read_available(from_out, output, kKeepOutput, -1, 4u << 20, &output_cut);
     read_available(from_err, errors, kKeepStderr, STDERR_FILENO, 4u << 20);
   } else if (interrupted) {
     // Ask politely, then (below) make sure: the objective may clean up within a short grace period.
@@ -264,7 +273,11 @@ Evaluation ExternalObjective::operator()(const Trial& trial) const {
     if (code == 126 || code == 127) return Evaluation::not_runnable(with_stderr("exit status " + std::to_string(code)));
     return Evaluation::failed(with_stderr("exit status " + std::to_string(code)));
   }
-  Evaluation ev = parse_value_line(last_nonempty_line(output));
+  const std::string last = last_nonempty_line(output);
+  if (output_cut && output.rfind(last) == 0)  // the line began before the kept tail
+    return Evaluation::failed(with_stderr("the last line of stdout is longer than " +
+                                          std::to_string(kKeepOutput >> 20) + " MB"));
+  Evaluation ev = parse_value_line(last);
   if (!ev.value) ev.reason = with_stderr(ev.reason);
   return ev;
 }

@@ -13,6 +13,7 @@
 #include "kbo/storage/heartbeat.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/storage/storage.hpp"
+#include "kbo/storage/stored_text.hpp"
 #include "kbo/study/interrupt.hpp"
 
 namespace kbo {
@@ -36,6 +37,24 @@ void diff_json(const std::string& path, const nlohmann::json& a, const nlohmann:
 }
 }  // namespace
 
+namespace {
+/// The longest study name (bytes): a name is typed and printed, so one line.
+constexpr std::size_t kMaxStudyNameBytes = 256;
+
+/// A study name as it is stored and looked up. A NUL byte would make the name unreachable (C strings end
+/// there) and an over-long one unprintable: both are refused. Invalid UTF-8 is replaced (stored_text) the same
+/// way when a study is created and when it is opened, so such a name still reaches its study.
+std::string checked_study_name(const std::string& name) {
+  if (name.empty()) throw InputError("--study must not be empty");
+  if (name.find('\0') != std::string::npos)
+    throw InputError("the study name '" + terminal_text(name) + "' contains a NUL byte (\\0), which no storage can keep");
+  if (name.size() > kMaxStudyNameBytes)
+    throw InputError("the study name is " + std::to_string(name.size()) + " bytes long (at most " +
+                     std::to_string(kMaxStudyNameBytes) + ")");
+  return stored_text(name);
+}
+}  // namespace
+
 std::vector<std::string> config_changes(const nlohmann::json& stored, const nlohmann::json& wanted) {
   std::vector<std::string> out;
   diff_json("", stored, wanted, out);
@@ -45,24 +64,25 @@ std::vector<std::string> config_changes(const nlohmann::json& stored, const nloh
 Study Study::create_or_open(std::shared_ptr<Storage> storage, const StudyRecord& wanted,
                             std::vector<std::string>* changed) {
   if (!storage) throw InputError("no storage");
-  if (wanted.name.empty()) throw InputError("--study must not be empty");
+  StudyRecord named = wanted;
+  named.name = checked_study_name(wanted.name);
   space_from_json(wanted.space);  // validate before anything is written
-  StudyRecord stored = storage->create_study_if_absent(wanted);
+  StudyRecord stored = storage->create_study_if_absent(named);
   if (stored.space != wanted.space)
-    throw InputError("study '" + wanted.name + "' in " + storage->url() + " exists with a different space (stored: " +
+    throw InputError("study '" + named.name + "' in " + storage->url() + " exists with a different space (stored: " +
                      describe_space_json(stored.space) + "; requested: " + describe_space_json(wanted.space) +
                      "); use the same space or another --study name");
   if (stored.minimize != wanted.minimize)
-    throw InputError("study '" + wanted.name + "' in " + storage->url() + " exists with direction " +
+    throw InputError("study '" + named.name + "' in " + storage->url() + " exists with direction " +
                      (stored.minimize ? "minimize" : "maximize") + "; requested " +
                      (wanted.minimize ? "minimize" : "maximize") + " (use the same direction or another --study name)");
   if (stored.config != wanted.config) {
     if (changed) *changed = config_changes(stored.config, wanted.config);
-    storage->update_study_config(wanted.name, wanted.config);
+    storage->update_study_config(named.name, wanted.config);
     stored.config = wanted.config;
   }
   if (wanted.budget && stored.budget != wanted.budget) {
-    storage->update_study_budget(wanted.name, wanted.budget);
+    storage->update_study_budget(named.name, wanted.budget);
     stored.budget = wanted.budget;
   }
   return Study(std::move(storage), std::move(stored));
@@ -117,8 +137,9 @@ void Study::set_budget(int budget) {
   record_.budget = budget;
 }
 
-Study Study::open(std::shared_ptr<Storage> storage, const std::string& name) {
+Study Study::open(std::shared_ptr<Storage> storage, const std::string& raw_name) {
   if (!storage) throw InputError("no storage");
+  const std::string name = checked_study_name(raw_name);
   auto rec = storage->load_study(name);
   if (!rec) {
     std::string names;
@@ -188,6 +209,17 @@ bool collides(const std::vector<Trial>& fresh, std::size_t n_snapshot, const Vec
 double slow_ask_seconds() {
   static const double s = [] {
     const char* v = std::getenv("KBO_TEST_SLOW_ASK_SECONDS");
+    const double d = v ? std::atof(v) : 0.0;
+    return std::isfinite(d) && d > 0.0 ? d : 0.0;
+  }();
+  return s;
+}
+
+/// Test hook (seconds, default 0): a pause between a worker's ask and its first heartbeat, so that kills at
+/// random moments (bench/reliability) land in that window often. Read once per process.
+double pause_after_ask_seconds() {
+  static const double s = [] {
+    const char* v = std::getenv("KBO_TEST_PAUSE_AFTER_ASK_SECONDS");
     const double d = v ? std::atof(v) : 0.0;
     return std::isfinite(d) && d > 0.0 ? d : 0.0;
   }();
@@ -351,7 +383,17 @@ Trial Study::abandon(int trial_id, bool force) {
   return storage_->finish(record_.name, trial_id, TrialState::Failed, std::nullopt, kAbandoned, Teller{"", force});
 }
 
-std::vector<Trial> Study::trials() const { return storage_->trials(record_.name); }
+std::vector<Trial> Study::trials() const {
+  std::vector<Trial> ts = storage_->trials(record_.name);
+  // A row of another dimension cannot come from this study's asks: report it instead of showing or modelling it.
+  const Eigen::Index dim = space_->dim();
+  for (const Trial& t : ts)
+    if (t.x.size() != dim)
+      throw_damaged_trial(storage_->url(), t.id, "its point has " + std::to_string(t.x.size()) +
+                                                     " coordinates; the space of study '" + record_.name + "' has " +
+                                                     std::to_string(dim));
+  return ts;
+}
 
 std::optional<Trial> Study::best_of(const std::vector<Trial>& trials, bool minimize) {
   std::optional<Trial> best;
@@ -436,7 +478,7 @@ namespace {
 struct Tally {
   int finished = 0;  // complete or failed, excluding trials that were not evaluated (counts_toward_budget)
   int counted = 0;   // finished + pending (running or queued; asked trials count once told)
-  int waitable = 0;  // pending trials that will finish or be reaped (heartbeat) or claimed (unowned)
+  int waitable = 0;  // pending trials that will finish or be reaped (running) or claimed (queued)
 };
 
 Tally tally(const std::vector<Trial>& ts) {
@@ -446,7 +488,7 @@ Tally tally(const std::vector<Trial>& ts) {
     if (awaits_ask_tell(t)) continue;  // counts once told: the workers' budget does not wait for it
     ++c.counted;
     if (t.state != TrialState::Pending) ++c.finished;
-    else if (t.heartbeat_at > 0.0 || t.worker.empty()) ++c.waitable;
+    else if (pending_phase(t) != PendingPhase::Asked) ++c.waitable;  // finishes, is reaped or is claimed
   }
   return c;
 }
@@ -497,6 +539,7 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
         continue;
       }
     }
+    if (const double s = pause_after_ask_seconds(); s > 0.0) std::this_thread::sleep_for(std::chrono::duration<double>(s));
     if (const int sig = stop_requested()) {
       storage_->release(record_.name, trial->id, worker);
       throw Interrupted(sig);

@@ -565,6 +565,8 @@ TEST(StructureCli, BenchRecordsTheMachineAndListsItsMethods) {
 }  // namespace
 }  // namespace kbo::test
 
+using namespace kbo::test;  // the test below is outside the namespace (it must not rely on the unity chunk)
+
 // `kbo bench sets --options` hands module options to every BO method, as `kbo bench structure --options` does:
 // recorded in results.json, and a key the model does not have is refused in one line, exit 2, naming it.
 TEST(StructureCli, SetsBenchTakesModuleOptions) {

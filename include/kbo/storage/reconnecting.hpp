@@ -26,6 +26,12 @@ struct ConnectionLost : std::runtime_error {
 /// How long a broken server connection is retried before the run stops (seconds).
 inline constexpr double kReconnectSeconds = 60.0;
 
+/// kReconnectSeconds, or the test hook KBO_TEST_RECONNECT_SECONDS (a positive number: tests of a frozen server
+/// need not wait a minute). Also the longest a PostgreSQL statement waits for the server's answer: a server
+/// that is stopped (SIGSTOP, a hung host) keeps its TCP connection open and answers keepalives, so only a
+/// client-side deadline notices it.
+double reconnect_seconds();
+
 /// Called at least every 0.1 s while a retry waits for the server; it may throw to abandon the wait. The study
 /// layer sets it (install_stop_signals) to throw Interrupted on Ctrl-C/SIGTERM/SIGHUP, so a stop request is
 /// honoured during an outage instead of after the backoff (up to kReconnectSeconds). nullptr: none.

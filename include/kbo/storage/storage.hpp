@@ -93,12 +93,12 @@ class Storage {
   /// healthy workers look lost.
   virtual bool heartbeat(const std::string& study, int trial_id, const std::string& worker) = 0;
 
-  /// In one write transaction: every pending trial that has a heartbeat and either (stale_after > 0 and
-  /// now − heartbeat_at > stale_after) or lost(trial) becomes failed with reason kWorkerLost, every pending
-  /// trial without a heartbeat whose lease ran out (0 < lease_until < now) becomes failed with reason
-  /// kLeaseExpired, and for each a new pending trial at the same point is inserted with no owner (worker "",
-  /// no heartbeat) and retry_of = the given-up trial's id. Returns the new trials. Trials without a
-  /// heartbeat and without a lease (`kbo ask --ask-timeout 0`, Python asks) are never reaped.
+  /// In one write transaction: every running trial (PendingPhase::Running: a worker's, with or without a
+  /// heartbeat yet) with either (stale_after > 0 and now − last_sign_of_life > stale_after) or lost(trial)
+  /// becomes failed with reason kWorkerLost, every asked trial whose lease ran out (0 < lease_until < now)
+  /// becomes failed with reason kLeaseExpired, and for each a new pending trial at the same point is inserted
+  /// with no owner (worker "", no heartbeat) and retry_of = the given-up trial's id. Returns the new trials.
+  /// Asked trials without a lease (`kbo ask --ask-timeout 0`, Python asks) are never reaped.
   virtual std::vector<Trial> reap_lost(const std::string& study, double stale_after, double now,
                                        const TrialPredicate& lost) = 0;
 
@@ -175,9 +175,13 @@ void check_constraint_count(const std::optional<Trial>& first_complete, const st
 /// The complete trial `id` that add_completed stores for `row` (created and finished at `now`).
 Trial completed_trial(const EvaluatedPoint& row, int id, const std::string& worker, double now);
 
-/// Why reap_lost gives up the pending trial `t` at time `now`: kWorkerLost (it has a heartbeat, older than
-/// stale_after > 0, or lost(t)), kLeaseExpired (no heartbeat, 0 < lease_until < now), else nullptr (keep it).
+/// Why reap_lost gives up the pending trial `t` at time `now`: kWorkerLost (running, its last sign of life older
+/// than stale_after > 0, or lost(t)), kLeaseExpired (asked, 0 < lease_until < now), else nullptr (keep it).
 const char* given_up_reason(const Trial& t, double stale_after, double now, const Storage::TrialPredicate& lost);
+
+/// The InputError for a stored trial row that kbo cannot have written (a file edited or damaged outside kbo):
+/// names the storage, the trial id and what is wrong, instead of reading the row as zeros.
+[[noreturn]] void throw_damaged_trial(const std::string& url, int trial_id, const std::string& what);
 
 /// Current Unix time in seconds.
 double unix_now();

@@ -65,7 +65,8 @@ struct WorkOptions {
   /// Stop after evaluating this many trials in this call (0 = no limit). With neither a budget nor
   /// max_trials, work() throws InputError (it would never stop).
   int max_trials = 0;
-  /// A pending trial whose heartbeat is older than this many seconds is failed with kWorkerLost and its
+  /// A running trial whose heartbeat (or, before its first heartbeat, whose creation) is older than this many
+  /// seconds is failed with kWorkerLost and its
   /// point re-offered as a new trial (0 = never; trials of dead processes on this host are reaped anyway).
   double stale_after = 0.0;
   /// Seconds between heartbeats of the running trial (0 ⇒ stale_after / 4, at most 10 s; 1 s if no
@@ -156,7 +157,7 @@ class Study {
                 const ProgressFn& progress = {});
 
   /// One worker's loop (what `kbo worker` and `kbo optimize` run), until the budget is met:
-  ///  1. reap: pending trials of lost workers (heartbeat older than stale_after, or a `worker@THIS_HOST:PID`
+  ///  1. reap: running trials of lost workers (heartbeat, or creation if none yet, older than stale_after, or a `worker@THIS_HOST:PID`
   ///     whose process is gone) become failed kWorkerLost, each with a new pending, unowned trial at
   ///     the same point (retry_of = its id) — all in one transaction;
   ///  2. claim the lowest unowned pending trial, or a trial left pending by a dead `optimize@THIS_HOST`
@@ -164,7 +165,7 @@ class Study {
   ///  3. else ask a new trial (as ask(): computed outside the lock), reserved only while fewer than
   ///     `budget` trials count (finished, running or queued; trials handed out by `kbo ask` count once told),
   ///     re-checked inside the reserving transaction, so N workers never overshoot the budget;
-  ///  4. else, if pending trials with heartbeats remain (others' work that may still be lost), poll;
+  ///  4. else, if running or queued trials remain (others' work that may still be lost), poll;
   ///     otherwise stop.
   /// The running trial heart-beats from a background thread until its result is stored. A result whose trial was meanwhile given
   /// up as lost is dropped (a warning on stderr). Returns the ids this call evaluated.

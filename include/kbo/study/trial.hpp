@@ -30,8 +30,9 @@ struct Trial {
   std::string worker;           // who asked for it, e.g. "optimize@host:1234"
   double created_at = 0.0;      // Unix time, seconds
   double finished_at = 0.0;     // 0 while pending
-  double heartbeat_at = 0.0;    // last heartbeat of its worker (Unix time); 0 = the trial has no heartbeat
-                                // (e.g. from `kbo ask`) and is never given up as lost
+  double heartbeat_at = 0.0;    // last heartbeat of its worker (Unix time); 0 = none yet: an asked trial
+                                // (`kbo ask`) is then given up only by its lease, a worker's trial
+                                // --stale-after seconds after its creation (last_sign_of_life)
   double lease_until = 0.0;     // asked trials (`kbo ask --ask-timeout`): Unix time after which the trial is
                                 // given up (kLeaseExpired) and its point re-offered; 0 = no lease
   int retry_of = -1;            // >= 0: this trial re-offers the point of that trial, whose worker was lost
@@ -82,16 +83,29 @@ struct EnumNames<PendingPhase> {
       {{PendingPhase::Running, "running"}, {PendingPhase::Asked, "asked"}, {PendingPhase::Queued, "queued"}}};
 };
 inline std::string to_string(PendingPhase p) { return enum_name(p); }
-/// The phase of a pending trial (meaningless for finished ones).
+/// Whether the trial's owner is an ask (`kbo ask`, Python's Study.ask: worker "ask@…"), which hands the point
+/// out and waits for a tell.
+inline bool owned_by_ask(const Trial& t) { return t.worker.rfind("ask@", 0) == 0; }
+/// Whether the trial's owner is a worker loop that evaluates it (`kbo optimize`, `kbo worker`, Python's
+/// optimize: worker_id "optimize@…" or "worker@…"), which heart-beats from just after its ask.
+inline bool owned_by_worker_loop(const Trial& t) {
+  return t.worker.rfind("optimize@", 0) == 0 || t.worker.rfind("worker@", 0) == 0;
+}
+/// The phase of a pending trial (meaningless for finished ones). A worker loop's trial is running from its
+/// ask on, before its first heartbeat too: a worker killed between the two leaves a trial that is given up.
 inline PendingPhase pending_phase(const Trial& t) {
   if (t.worker.empty()) return PendingPhase::Queued;
-  return t.heartbeat_at > 0.0 ? PendingPhase::Running : PendingPhase::Asked;
+  if (t.heartbeat_at > 0.0 || owned_by_worker_loop(t)) return PendingPhase::Running;
+  return PendingPhase::Asked;
 }
+/// When a running trial's worker last showed it is alive: its last heartbeat, or the trial's creation if the
+/// worker has not beaten yet (so "--stale-after seconds without a heartbeat" covers every moment after the ask).
+inline double last_sign_of_life(const Trial& t) { return t.heartbeat_at > 0.0 ? t.heartbeat_at : t.created_at; }
 
 /// A pending trial from `kbo ask` or Python's Study.ask (worker "ask@…", no heartbeat): it counts toward a
 /// run's budget only once told, so a forgotten ask never keeps `kbo optimize` from meeting its budget.
 inline bool awaits_ask_tell(const Trial& t) {
-  return t.state == TrialState::Pending && t.heartbeat_at <= 0.0 && t.worker.rfind("ask@", 0) == 0;
+  return t.state == TrialState::Pending && t.heartbeat_at <= 0.0 && owned_by_ask(t);
 }
 
 /// What a study is: its identity (name), the meaning of its points (space) and values (direction),
