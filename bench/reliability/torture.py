@@ -4,7 +4,9 @@ workers on one study (SQLite and PostgreSQL); hundreds of malformed inputs. It c
 completed trials lost, trials duplicated, crashes, hangs and malformed inputs silently accepted.
 
     bench/reliability/torture.py [--kbo build/kbo] [--out DIR] [--only kill9-optimize,kill9-asktell,workers,malformed]
-        [--kills 100] [--workers 16] [--trials 1000] [--pg-bin DIR] [--seed 0]
+        [--kills 100] [--workers 16] [--trials 1000] [--pg-bin DIR] [--seed 0] [--dashboard-trials 100000]
+    (--only also takes the report/dashboard parts of viewer_torture.py: dashboard-host, report-markup,
+     dashboard-stall, dashboard-large)
 
 Writes DIR/reliability.json and prints a Markdown summary. Python standard library only."""
 import argparse
@@ -20,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import viewer_torture
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -326,13 +330,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kbo", default=str(HERE.parents[1] / "build" / "kbo"))
     ap.add_argument("--out", default="reliability-out")
-    ap.add_argument("--only", default="kill9-optimize,kill9-asktell,workers,malformed")
+    ap.add_argument("--only", default="kill9-optimize,kill9-asktell,workers,malformed," + viewer_torture.PARTS)
     ap.add_argument("--kills", type=int, default=100)
     ap.add_argument("--workers", type=int, default=16)
     ap.add_argument("--trials", type=int, default=1000)
     ap.add_argument("--strategy", default="", help="strategy of the many-workers runs (default: kbo's default)")
     ap.add_argument("--pg-bin", default=str(next(iter(sorted(pathlib.Path("/usr/lib/postgresql").glob("*/bin"))), "")))
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--dashboard-trials", type=int, default=100000, help="trials of the dashboard-large study")
     args = ap.parse_args()
     kbo = str(pathlib.Path(args.kbo).resolve())
     out = pathlib.Path(args.out)
@@ -361,6 +366,7 @@ def main():
                     pg.close()
         if "malformed" in only:
             report["malformed"] = malformed(kbo, work, tally)
+        viewer_torture.run_parts(only, kbo, work, tally, report, args.dashboard_trials)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report["counts"] = tally.counts
