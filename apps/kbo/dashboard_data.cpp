@@ -115,13 +115,18 @@ DashboardData::Cached& DashboardData::refresh(const std::string& name, const std
       const std::size_t key = analysis_key(trials);
       const auto complete = std::count_if(trials.begin(), trials.end(),
                                           [](const Trial& t) { return t.state == TrialState::Complete; });
-      if (c.analysis.is_null() || (key != c.analysis_key && complete <= kRefitInViewTrials)) {
-        // the study's first view, or a refit that takes a moment: the model is part of the view
+      if (key != c.analysis_key && complete <= kRefitInViewTrials) {  // a fit that takes a moment: wait for it
         c.analysis = analyze_study(study.record(), trials);
         c.analysis_key = key;
         c.fitting_key = 0;  // a waiting background refit is superseded
         jobs_.erase(name);
-      } else if (key != c.analysis_key && key != c.fitting_key) {  // changed: refit in the background
+      } else if (key != c.analysis_key && key != c.fitting_key) {  // a long one: in the background
+        if (c.analysis.is_null()) {  // nothing to show meanwhile: the analysis of no trials, saying why
+          c.analysis = analyze_study(study.record(), {});
+          c.analysis["model"]["reason"] = "the model of " + std::to_string(complete) +
+                                          " complete trials is being fitted; the page shows it when it is done";
+          c.analysis_key = 0;
+        }
         c.fitting_key = key;
         jobs_[name] = FitJob{study.record(), std::move(trials), key};
         jobs_changed_.notify_all();

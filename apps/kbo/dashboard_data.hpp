@@ -3,10 +3,10 @@
 // cheap in time and memory:
 //  - a view lists at most `max_listed` trials (kbo/analysis/view_trials.hpp) and is kept as its JSON text, so
 //    the storage's trials live only while a view is being made;
-//  - the GP analysis is kept per study and refitted only when the complete trials changed; the first view of a
-//    study waits for its fit, and so does a refit of a study of at most kRefitInViewTrials complete trials (a
-//    fraction of a second); a larger study is refitted on a background thread and its views show the previous
-//    model until that is done (a fit on 1,000 trials takes seconds, a poll comes every 1.5 s);
+//  - the GP analysis is kept per study and refitted only when the complete trials changed. A study of at most
+//    kRefitInViewTrials complete trials is fitted within the view (a fraction of a second); a larger one on a
+//    background thread, and its views show the previous model (or, the first time, say that it is being
+//    fitted) until that is done: a fit on 1,000 trials takes seconds, and no view waits for one;
 //  - for SQLite, the database files' size and modification time tell whether anything changed: a file left
 //    alone for kSettledSeconds is served from the cache without being read again (a file written more
 //    recently is always read: its modification time alone could miss a write in the same clock tick).

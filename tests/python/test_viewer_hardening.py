@@ -167,7 +167,15 @@ def test_views_of_a_large_study_list_a_sample_and_say_so(tmp_path, kbo_bin):
         assert status == 200
         view = json.loads(body)
         check_sample(view, full, 500)
-        assert view["analysis"]["model"]["ok"]
+        # More than 250 complete trials: the model is fitted in the background, no view waits for it.
+        deadline = time.monotonic() + 300
+        while not view["analysis"]["model"]["ok"]:
+            assert "being fitted" in view["analysis"]["model"]["reason"]
+            assert time.monotonic() < deadline, "the background fit never finished"
+            time.sleep(0.5)
+            view = json.loads(request(base, "/api/view?study=big", host)[2])
+        assert view["analysis"]["model"]["n_points"] == 1000  # kbo::kMaxModelPoints, the newest
+        check_sample(view, full, 500)
         status, _, body = request(base, "/api/studies", host)
         assert json.loads(body) == [{"name": "big", "direction": "minimize", "n_trials": 3003, "n_complete": 3000,
                                      "n_failed": 0, "n_pending": 3, "best_value": full["best_value"]}]
