@@ -7,7 +7,7 @@
   dashboard-stall   idle, half-sent and trickling connections held open while a normal request is made: a request
                     not answered within 10 s is a hang
   dashboard-large   a 100,000-trial study: peak memory and view latency (dashboard_bench.py), with the limits
-                    300 MiB and 1 s counted as over_budget when exceeded (timings on a loaded machine are not figures)
+                    300 MiB and 1 s (CPU time per view) counted as over_budget when exceeded
 """
 import html.parser
 import json
@@ -174,10 +174,12 @@ def dashboard_large(kbo, work, tally, trials):
     out = dashboard_bench.large_study(kbo, work, trials, views=3)
     if out["peak_rss_mib"] > 300:
         tally.add("over_budget", note=f"dashboard-large: peak RSS {out['peak_rss_mib']} MiB > 300 MiB")
-    for k in ("view_repeated_s", "view_settled_s"):
-        for sec in out[k] if isinstance(out[k], list) else [out[k]]:
-            if sec > 1.0:
-                tally.add("over_budget", note=f"dashboard-large: {k} {sec} s > 1 s (load {os.getloadavg()[0]:.1f})")
+    # Latency as the CPU time each view cost (wall time on a shared machine measures the other jobs).
+    cpu = out["view_repeated"]["cpu_s"] + [out["view_first"]["cpu_s"], out["view_after_tell"]["cpu_s"]]
+    for sec in cpu:
+        if sec > 1.0:
+            tally.add("over_budget", note=f"dashboard-large: a view cost {sec} s of CPU > 1 s "
+                                          f"(load {os.getloadavg()[0]:.1f})")
     return out
 
 
