@@ -103,12 +103,13 @@ def dashboard_host(kbo, work, tally):
     dashboard_bench.make_study(kbo, db, 10)
     result = {"bad_hosts_tried": 0, "refused": 0, "good_hosts_tried": 0, "answered": 0}
     with dashboard_bench.dashboard(kbo, db, "--allow-host", "dash.example.org") as (proc, port):
+        # (Spaces around a header value are not part of it in HTTP: "127.0.0.1:PORT " is the good host.)
         good = [f"127.0.0.1:{port}", f"localhost:{port}", f"LocalHost:{port}", "dash.example.org",
-                f"dash.example.org:{port}"]
+                f"dash.example.org:{port}", f"127.0.0.1:{port} "]
         bad = ["attacker.example", f"attacker.example:{port}", "127.0.0.1", "localhost", f"127.0.0.1:{port + 1}",
                f"0.0.0.0:{port}", f"[::1]:{port}", f"127.0.0.2:{port}", f"localhost.attacker.example:{port}",
                f"dash.example.org.attacker.example:{port}", f"attacker.example:{port}@127.0.0.1",
-               f"127.0.0.1:{port}.attacker.example", "a" * 300, "", None, f"127.0.0.1:{port} ",
+               f"127.0.0.1:{port}.attacker.example", "a" * 300, "", None,
                f"127.0.0.1:{port}, attacker.example", f"2130706433:{port}", f"127.1:{port}", f"[::ffff:127.0.0.1]:{port}"]
         for host in good + bad:
             for path in ("/", "/api/studies", "/api/view?study=big"):
