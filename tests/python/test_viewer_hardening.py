@@ -85,12 +85,16 @@ def test_dashboard_answers_only_its_own_host_and_sends_security_headers(tmp_path
             assert csp.count("'sha256-") == 2
 
 
-def test_dashboard_refuses_a_malformed_allow_host_in_one_line(tmp_path, kbo_bin):
+def test_a_malformed_allow_host_or_max_trials_is_refused_in_one_line(tmp_path, kbo_bin):
     db = tmp_path / "s.db"
     make_study(kbo_bin, f"sqlite:{db}", iters=1)
     for bad in ("", "a b", "http://x.example", "x.example:99999", "x.example:", "[zz]:80"):
         p = cli(kbo_bin, "dashboard", "--storage", db, "--port", "0", "--allow-host", bad, check=False)
         assert p.returncode == 2 and p.stderr.count("\n") == 1 and "--allow-host" in p.stderr, (bad, p.stderr)
+    for command in (["dashboard", "--port", "0"], ["report", "-o", tmp_path / "r.html"]):
+        for bad in ("-1", "many"):
+            p = cli(kbo_bin, *command, "--storage", db, "--study", "b", "--max-trials", bad, check=False)
+            assert p.returncode == 2 and p.stderr.count("\n") == 1 and "--max-trials" in p.stderr, (bad, p.stderr)
 
 
 def test_idle_and_half_sent_connections_do_not_hold_up_a_request(tmp_path, kbo_bin):
