@@ -110,7 +110,8 @@ def dashboard_host(kbo, work, tally):
                f"0.0.0.0:{port}", f"[::1]:{port}", f"127.0.0.2:{port}", f"localhost.attacker.example:{port}",
                f"dash.example.org.attacker.example:{port}", f"attacker.example:{port}@127.0.0.1",
                f"127.0.0.1:{port}.attacker.example", "a" * 300, "", None,
-               f"127.0.0.1:{port}, attacker.example", f"2130706433:{port}", f"127.1:{port}", f"[::ffff:127.0.0.1]:{port}"]
+               f"127.0.0.1:{port}, attacker.example", f"2130706433:{port}", f"127.1:{port}",
+               f"[::ffff:127.0.0.1]:{port}"]
         for host in good + bad:
             for path in ("/", "/api/studies", "/api/view?study=big"):
                 status, headers, body = _request(port, path, host)
