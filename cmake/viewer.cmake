@@ -16,5 +16,8 @@ set_source_files_properties(${PROJECT_BINARY_DIR}/web_assets.S PROPERTIES
 add_library(kbo_web_assets OBJECT ${PROJECT_BINARY_DIR}/web_assets.S)
 
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
+# OpenSSL's SHA-256 (libssl-dev, a dependency of cpp-httplib's): the page's Content-Security-Policy names its
+# inline scripts by hash.
+pkg_check_modules(LIBCRYPTO REQUIRED IMPORTED_TARGET libcrypto)
 target_sources(kbo PRIVATE $<TARGET_OBJECTS:kbo_web_assets>)
-target_link_libraries(kbo PRIVATE kbo_analysis PkgConfig::HTTPLIB)
+target_link_libraries(kbo PRIVATE kbo_analysis PkgConfig::HTTPLIB PkgConfig::LIBCRYPTO)

@@ -18,6 +18,7 @@ packages=(
   python3-matplotlib python3-setuptools python3-wheel  # examples/ plots; `pip install .` backend
   postgresql               # throw-away server for the PostgreSQL storage tests
   libcpp-httplib-dev       # kbo dashboard's HTTP server
+  libssl-dev               # SHA-256 of the viewer page's inline scripts (its Content-Security-Policy)
   chromium chromium-driver python3-selenium  # browser tests of the report and the dashboard
 )
 missing=()

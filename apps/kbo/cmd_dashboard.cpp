@@ -5,6 +5,9 @@
 //   GET /                        the viewer page (web/src, embedded)
 //   GET /api/studies             [{name, direction, n_trials, n_complete, n_failed, n_pending, best_value}]
 //   GET /api/view?study=NAME     the study's view JSON (kbo/analysis/study_view.hpp); 404 for an unknown study
+// Served only to Host values of its own address (DNS rebinding), with a Content-Security-Policy, and so that
+// stalled clients cannot hold up others (dashboard_http.hpp); views of large studies are capped and cached
+// (dashboard_data.hpp).
 #include <pthread.h>
 #include <signal.h>
 
@@ -12,15 +15,14 @@
 #include <chrono>
 #include <functional>
 #include <iostream>
-#include <map>
-#include <mutex>
 #include <thread>
 
 #include <httplib.h>
 
 #include "command.hpp"
-#include "kbo/analysis/study_analysis.hpp"
-#include "kbo/analysis/study_view.hpp"
+#include "dashboard_data.hpp"
+#include "dashboard_http.hpp"
+#include "kbo/analysis/view_trials.hpp"
 #include "kbo/storage/storage.hpp"
 #include "study_options.hpp"
 #include "viewer_page.hpp"
@@ -30,69 +32,6 @@ namespace {
 
 constexpr int kPollMilliseconds = 1500;
 
-/// What the analysis depends on: the complete trials' ids and values. A poll that sees the same ones reuses
-/// the last fit (it costs up to a second), so an idle study or new pending trials cost one storage read.
-std::size_t analysis_key(const std::vector<Trial>& trials) {
-  std::string bytes;
-  for (const Trial& t : trials)
-    if (t.state == TrialState::Complete && t.value) {
-      bytes.append(reinterpret_cast<const char*>(&t.id), sizeof t.id);
-      bytes.append(reinterpret_cast<const char*>(&*t.value), sizeof(double));
-    }
-  return std::hash<std::string>{}(bytes) ^ trials.size();
-}
-
-class DashboardData {
- public:
-  explicit DashboardData(std::string url) : url_(std::move(url)) {}
-
-  nlohmann::json studies() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const std::shared_ptr<Storage> storage = connect();
-    nlohmann::json list = nlohmann::json::array();
-    for (const std::string& name : storage->study_names()) {
-      const nlohmann::json s = Study::open(storage, name).to_json();
-      list.push_back({{"name", name},
-                      {"direction", s["direction"]},
-                      {"n_trials", s["n_trials"]},
-                      {"n_complete", s["n_complete"]},
-                      {"n_failed", s["n_failed"]},
-                      {"n_pending", s["n_pending"]},
-                      {"best_value", s["best_value"]}});
-    }
-    return list;
-  }
-
-  /// The view of study `name` (InputError if there is none), its analysis cached per analysis_key.
-  nlohmann::json view(const std::string& name) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const Study study = Study::open(connect(), name);
-    nlohmann::json view = study_view_base(study);
-    view.erase("generated_at");  // the page re-renders only when the study changed
-    const std::vector<Trial> trials = study.trials();
-    const std::size_t key = analysis_key(trials);
-    auto it = analyses_.find(name);
-    if (it == analyses_.end() || it->second.first != key)
-      it = analyses_.insert_or_assign(name, std::make_pair(key, analyze_study(study.record(), trials))).first;
-    view["analysis"] = it->second.second;
-    return view;
-  }
-
- private:
-  // A read-only SQLite connection reads a snapshot when no writer had the file open (`immutable`, see
-  // SqliteStorage::open_read_only), so each request opens its own (cheap: no server); PostgreSQL connections
-  // see every commit and are kept.
-  std::shared_ptr<Storage> connect() {
-    if (!storage_ || url_.rfind("sqlite:", 0) == 0) storage_ = open_storage(url_, StorageAccess::ReadOnly);
-    return storage_;
-  }
-
-  std::mutex mutex_;
-  std::string url_;
-  std::shared_ptr<Storage> storage_;
-  std::map<std::string, std::pair<std::size_t, nlohmann::json>> analyses_;
-};
-
 void send_json(httplib::Response& res, int status, const nlohmann::json& body) {
   res.status = status;
   res.set_header("Cache-Control", "no-store");
@@ -101,9 +40,12 @@ void send_json(httplib::Response& res, int status, const nlohmann::json& body) {
 
 // Runs `fn` for a request: InputError (unknown study) → 404, StorageError (database busy or gone) → 503,
 // anything else → 500, each with {"error": message}.
-void answer(httplib::Response& res, const std::function<nlohmann::json()>& fn) {
+void answer(httplib::Response& res, const std::function<std::string()>& fn) {
   try {
-    send_json(res, 200, fn());
+    std::string body = fn();
+    res.status = 200;
+    res.set_header("Cache-Control", "no-store");
+    res.set_content(std::move(body), "application/json");
   } catch (const InputError& e) {
     send_json(res, 404, {{"error", e.what()}});
   } catch (const StorageError& e) {
@@ -121,10 +63,21 @@ int run_dashboard(int argc, char** argv) {
   parser.needs_persistent_storage();
   int port = 8080;
   app.add_option("--port", port, "TCP port on 127.0.0.1 (default 8080; 0: any free port, printed at start)");
+  std::vector<std::string> allowed_hosts;
+  app.add_option("--allow-host", allowed_hosts,
+                 "also answer requests for this Host, NAME or NAME:PORT (repeatable; e.g. behind a reverse proxy). "
+                 "Others than 127.0.0.1:PORT and localhost:PORT get 403, so a web page cannot read the studies "
+                 "through a name of its own pointed at 127.0.0.1");
+  std::size_t max_trials = kDefaultMaxListedTrials;
+  app.add_option("--max-trials", max_trials,
+                 "list at most this many trials per view (default " + std::to_string(kDefaultMaxListedTrials) +
+                     "; 0: all): a larger study shows a sample that keeps every improvement of the best value, "
+                     "the pending and most recent trials, and says so on the page");
   parse(app, argc, argv);
   const StudyOptions o = parser.resolve();
   require_persistent_storage(o);
   if (port > 65535) throw InputError("--port must be in 0..65535 (got " + std::to_string(port) + ")");
+  for (const std::string& h : allowed_hosts) check_allow_host(h);
   // Ctrl-C/SIGTERM/SIGHUP are taken by this thread with sigtimedwait: every thread started from here on (the
   // server's, kbo's thread pool) inherits them blocked, and while this thread waits the kernel delivers them to
   // it, so stopping is an ordinary call instead of work inside a signal handler.
@@ -132,7 +85,7 @@ int run_dashboard(int argc, char** argv) {
   sigemptyset(&signals);
   for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&signals, s);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  auto data = std::make_shared<DashboardData>(normalize_storage_url(o.storage));
+  auto data = std::make_shared<DashboardData>(normalize_storage_url(o.storage), max_trials);
   data->studies();  // a storage that cannot be read fails here, before the server starts
   const nlohmann::json selected = parser.given("study") ? nlohmann::json(o.study) : nlohmann::json(nullptr);
   if (!selected.is_null()) data->view(o.study);  // InputError naming the studies for a wrong --study
@@ -144,7 +97,7 @@ int run_dashboard(int argc, char** argv) {
     res.set_content(page, "text/html; charset=utf-8");
   });
   server.Get("/api/studies", [&](const httplib::Request&, httplib::Response& res) {
-    answer(res, [&] { return data->studies(); });
+    answer(res, [&] { return data->studies().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); });
   });
   server.Get("/api/view", [&](const httplib::Request& req, httplib::Response& res) {
     if (!req.has_param("study")) return send_json(res, 400, {{"error", "missing ?study=NAME"}});
@@ -159,6 +112,7 @@ int run_dashboard(int argc, char** argv) {
     throw InputError("--port " + std::to_string(port) + ": " + host + ":" + std::to_string(port) +
                      " is in use (or not allowed); choose another with --port N, or --port 0 for any free port");
   }
+  harden_dashboard_server(server, HostAllowList(host, port, allowed_hosts), viewer_csp(/*live=*/true));
 
   // (signals: see above) The timeout notices a server that stopped by itself.
   std::atomic<bool> listening{true};

@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "kbo/analysis/study_view.hpp"
+#include "kbo/analysis/view_trials.hpp"
 #include "kbo/storage/storage.hpp"
 #include "study_options.hpp"
 #include "viewer_page.hpp"
@@ -24,12 +25,17 @@ int run_report(int argc, char** argv) {
   std::string output;
   // --out as well: the bench commands name their output --out, and a user carries the habit over.
   app.add_option("-o,--output,--out", output, "the HTML file to write (e.g. report.html)")->required();
+  std::size_t max_trials = kDefaultMaxListedTrials;
+  app.add_option("--max-trials", max_trials,
+                 "list at most this many trials (default " + std::to_string(kDefaultMaxListedTrials) +
+                     "; 0: all): a larger study shows a sample that keeps every improvement of the best value, "
+                     "the pending and most recent trials, and says so on the page; counts, best and model use all");
   parse(app, argc, argv);
   const StudyOptions o = parser.resolve();
   require_persistent_storage(o);
   if (output.empty()) throw InputError("--output must name a file (e.g. -o report.html)");
   const Study study = Study::open(open_storage(o.storage, StorageAccess::ReadOnly), o.study);
-  const nlohmann::json view = study_view(study);
+  const nlohmann::json view = study_view(study, max_trials);
   const std::string page = viewer_page({{"mode", "report"}, {"view", view}}, "kbo · " + study.name());
   std::ofstream out(output, std::ios::binary);
   if (!out) throw InputError("--output: cannot write '" + output + "' (" + std::strerror(errno) + ")");
@@ -37,7 +43,9 @@ int run_report(int argc, char** argv) {
   out.close();
   if (!out) throw StorageError("writing '" + output + "' failed (" + std::strerror(errno) + ")");
   std::cout << "kbo report: wrote " << output << " (study '" << study.name() << "', " << view["n_trials"].get<int>()
-            << " trials, " << (page.size() + 512) / 1024 << " KiB)" << std::endl;
+            << " trials, " << (page.size() + 512) / 1024 << " KiB)";
+  if (view["n_shown"] != view["n_trials"]) std::cout << "; it lists " << view["n_shown"].get<int>() << " of them";
+  std::cout << std::endl;
   return 0;
 }
 

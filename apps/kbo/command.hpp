@@ -106,5 +106,6 @@ struct Registrar {
 #define KBO_CONCAT_INNER(a, b) a##b
 #define KBO_CONCAT(a, b) KBO_CONCAT_INNER(a, b)
 /// KBO_COMMAND("gp", "fit a GP on CSV data", run_gp);  "bench invariance" style names are allowed.
+/// (__COUNTER__, not __LINE__: a unity build compiles several cmd_*.cpp as one file, where lines repeat.)
 #define KBO_COMMAND(name, summary, fn) \
-  static const ::kbo::cli::Registrar KBO_CONCAT(kbo_registrar_, __LINE__)(name, summary, fn)
+  static const ::kbo::cli::Registrar KBO_CONCAT(kbo_registrar_, __COUNTER__)(name, summary, fn)

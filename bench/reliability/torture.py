@@ -6,7 +6,9 @@ completed trials lost, trials duplicated, crashes, hangs and malformed inputs si
     bench/reliability/torture.py [--kbo build/kbo] [--out DIR]
         [--only kill9-optimize,kill9-asktell,workers,malformed,regressions,stale-kill]
         [--kills 100] [--stale-kills 200] [--workers 16] [--trials 1000] [--pg-bin DIR] [--seed 0]
-        [--frozen-limit 60] [--freeze 75]
+        [--frozen-limit 60] [--freeze 75] [--dashboard-trials 100000]
+    (--only also takes the report/dashboard parts of viewer_torture.py: dashboard-host, report-markup,
+     dashboard-stall, dashboard-large)
 
 Writes DIR/reliability.json and prints a Markdown summary. Python standard library only."""
 import argparse
@@ -22,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import viewer_torture
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -357,7 +361,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kbo", default=str(HERE.parents[1] / "build" / "kbo"))
     ap.add_argument("--out", default="reliability-out")
-    ap.add_argument("--only", default="kill9-optimize,kill9-asktell,workers,malformed,regressions,stale-kill")
+    ap.add_argument("--only", default="kill9-optimize,kill9-asktell,workers,malformed,regressions,stale-kill,"
+                    + viewer_torture.PARTS)
     ap.add_argument("--kills", type=int, default=100)
     ap.add_argument("--workers", type=int, default=16)
     ap.add_argument("--trials", type=int, default=1000)
@@ -368,6 +373,7 @@ def main():
     ap.add_argument("--frozen-limit", type=float, default=60,
                     help="reconnect limit of the frozen-server case (60: kbo's own; less sets the test hook)")
     ap.add_argument("--freeze", type=float, default=75, help="seconds the server is frozen (SIGSTOP)")
+    ap.add_argument("--dashboard-trials", type=int, default=100000, help="trials of the dashboard-large study")
     args = ap.parse_args()
     kbo = str(pathlib.Path(args.kbo).resolve())
     out = pathlib.Path(args.out)
@@ -414,6 +420,7 @@ def main():
                     pg.close()
             report["regression_counts"] = counts.c
             report["regression_cases"] = counts.rows
+        viewer_torture.run_parts(only, kbo, work, tally, report, args.dashboard_trials)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report["counts"] = tally.counts

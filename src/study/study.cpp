@@ -412,6 +412,12 @@ nlohmann::json vec_json(const Vec& x) { return std::vector<double>(x.data(), x.d
 
 nlohmann::json Study::to_json() const {
   const auto ts = trials();
+  std::vector<std::size_t> all(ts.size());
+  for (std::size_t i = 0; i < ts.size(); ++i) all[i] = i;
+  return to_json(ts, all);
+}
+
+nlohmann::json Study::to_json(const std::vector<Trial>& ts, const std::vector<std::size_t>& listed) const {
   nlohmann::json out;
   out["study"] = record_.name;
   out["storage"] = storage_->url();
@@ -426,9 +432,13 @@ nlohmann::json Study::to_json() const {
   out["best_trial"] = best ? nlohmann::json(best->id) : nlohmann::json(nullptr);
   int counts[3] = {0, 0, 0};
   bool has_constraints = false;
-  nlohmann::json arr = nlohmann::json::array();
   for (const auto& t : ts) {
     counts[static_cast<int>(t.state)]++;
+    has_constraints = has_constraints || !t.constraints.empty();
+  }
+  nlohmann::json arr = nlohmann::json::array();
+  for (const std::size_t i : listed) {
+    const Trial& t = ts.at(i);
     nlohmann::json jt;
     jt["id"] = t.id;
     jt["x"] = vec_json(t.x);
@@ -437,7 +447,6 @@ nlohmann::json Study::to_json() const {
     if (!t.constraints.empty()) {
       jt["constraints"] = t.constraints;
       jt["feasible"] = is_feasible(t);
-      has_constraints = true;
     }
     jt["state"] = to_string(t.state);
     if (t.state == TrialState::Failed) jt["reason"] = t.reason;

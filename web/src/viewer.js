@@ -87,6 +87,17 @@
     listInto($('summary-list'), rows);
   }
 
+  // A large study's view lists a sample of its trials (kbo/analysis/view_trials.hpp): say so.
+  function renderShown(view) {
+    const note = $('shown-note');
+    const shown = view.n_shown === undefined ? view.trials.length : view.n_shown;
+    note.hidden = shown >= view.n_trials;
+    note.textContent = note.hidden ? '' : 'Showing ' + shown + ' of ' + view.n_trials + ' trials in the charts and ' +
+      'the table: every improvement of the best value, the pending and most recent trials and an even sample of ' +
+      'the rest (--max-trials sets how many). Counts, best and model are of all trials.';
+    rendered.shown = shown;
+  }
+
   // ---- convergence ----
   function renderConvergence(view) {
     const cmp = better(view);
@@ -372,6 +383,7 @@
     rendered.study = view.study;
     rendered.n_trials = view.n_trials;
     renderSummary(view);
+    renderShown(view);
     renderConvergence(view);
     renderParallel(view);
     renderSlices(view);

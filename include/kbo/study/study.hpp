@@ -149,6 +149,9 @@ class Study {
   /// trials [{id, x, value, state, (reason), (phase: running|asked|queued, pending trials), worker,
   /// created_at, (finished_at), (heartbeat_at), (lease_until), (retry_of)}].
   nlohmann::json to_json() const;
+  /// The same object of `trials` (this study's, loaded once by the caller) with only the trials at the indices
+  /// `listed` in "trials"; the counts and the best are of all of them (views of large studies list a sample).
+  nlohmann::json to_json(const std::vector<Trial>& trials, const std::vector<std::size_t>& listed) const;
 
   /// Runs ask → evaluate → tell until `n_total` trials are finished (complete or failed). First
   /// re-evaluates pending trials abandoned by dead optimize processes on this host (kill -9), so a
