@@ -40,7 +40,7 @@ int run_report(int argc, char** argv) {
   require_persistent_storage(o);
   if (app.count("--output") > 0 && output.empty()) throw InputError("--output must name a file (e.g. -o report.html)");
   const std::shared_ptr<Storage> storage = open_storage(o.storage, StorageAccess::ReadOnly);
-  const Study study = Study::open(storage, choose_study(*storage, o.study));
+  const Study study = Study::open(storage, choose_study(*storage, o));
   if (output.empty()) output = report_file_name(study.name());
   const nlohmann::json view = study_view(study);
   const std::string page = viewer_page({{"mode", "report"}, {"view", view}}, "kbo · " + study.name());

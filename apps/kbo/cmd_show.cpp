@@ -32,7 +32,7 @@ int run_show(int argc, char** argv) {
     throw InputError("--json contradicts --format " + format);
   require_persistent_storage(o);
   const std::shared_ptr<Storage> storage = open_storage(o.storage, StorageAccess::ReadOnly);
-  const Study study = Study::open(storage, choose_study(*storage, o.study));
+  const Study study = Study::open(storage, choose_study(*storage, o));
   nlohmann::json out = study.to_json();
   const TrialOrder order = sort == "value" || (sort.empty() && top > 0) ? TrialOrder::Value : TrialOrder::Id;
   const std::vector<nlohmann::json> rows = select_trials(out, order, top);

@@ -2,12 +2,11 @@
 #include "study_choice.hpp"
 
 #include "kbo/core/error.hpp"
-#include "kbo/study/options.hpp"
 
 namespace kbo::cli {
 
-std::string choose_study(Storage& storage, const std::string& requested) {
-  if (storage.load_study(requested) || requested != StudyOptions{}.study) return requested;
+std::string choose_study(Storage& storage, const StudyOptions& o) {
+  if (o.given.count("study") || storage.load_study(o.study)) return o.study;
   const std::vector<std::string> names = storage.study_names();
   if (names.size() == 1) return names.front();
   if (names.empty()) throw InputError("no study in " + storage.url() + " (kbo optimize or kbo ask creates one)");

@@ -3,12 +3,13 @@
 #include <string>
 
 #include "kbo/storage/storage.hpp"
+#include "kbo/study/options.hpp"
 
 namespace kbo::cli {
 
-/// `requested` if the storage holds a study of that name. Otherwise, when `requested` is the default name
-/// (--study not given): the storage's only study, or an InputError listing the studies there are (and that
-/// `kbo studies` lists them). Any other missing name: the InputError of Study::open (it lists them too).
-std::string choose_study(Storage& storage, const std::string& requested);
+/// o.study if --study was given (flag or config file) or a study of that name (the default, 'default')
+/// exists; Study::open then names a missing one and lists the others. Otherwise the storage's only study,
+/// or an InputError listing the studies there are (and that `kbo studies` describes them).
+std::string choose_study(Storage& storage, const StudyOptions& o);
 
 }  // namespace kbo::cli
