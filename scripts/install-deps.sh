@@ -19,10 +19,11 @@ set -euo pipefail
 libs=(
   python3 python3-numpy
   libopenblas0             # BLAS/LAPACK behind Eigen
-  libnlopt-cxx0 libnlopt0  # L-BFGS with bounds, DIRECT
+  libnlopt0                # L-BFGS with bounds, DIRECT
   libsvm3                  # SVM with precomputed kernels (KFO)
   libsqlite3-0 libpq5      # study storage
   libtomlplusplus3         # --config files
+  libcpp-httplib0.11       # kbo dashboard's HTTP server
 )
 # Building kbo (cmake, and `pip install --no-build-isolation .`, which drives it).
 build=(

@@ -89,7 +89,7 @@ inline CommandShape*& shape_request() {
 inline void parse(CLI::App& app, int argc, char** argv) {
   if (CommandShape* shape = shape_request()) {
     for (const CLI::Option* opt : app.get_options()) {
-      const bool takes_value = opt->get_type_size_max() > 0;
+      const bool takes_value = opt->get_items_expected_max() > 0;  // flags expect none
       for (const auto& name : opt->get_lnames()) shape->options.emplace_back("--" + name, takes_value);
       for (const auto& name : opt->get_snames()) shape->options.emplace_back("-" + name, takes_value);
     }

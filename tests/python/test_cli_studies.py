@@ -157,6 +157,8 @@ def test_bash_completion_offers_every_command_and_exactly_each_commands_flags(tm
     assert {c.split()[1] for c in commands if c.startswith("bench ")} == set(complete(kbo_bin, tmp_path, "bench", ""))
     # A flag's value is left to bash's file name completion (no flags offered).
     assert complete(kbo_bin, tmp_path, "show", "--storage", "") == []
+    # After a flag that takes no value, the next flag is completed.
+    assert set(complete(kbo_bin, tmp_path, "studies", "--json", "--")) == {"--storage", "--json", "--help"}
     p = cli(kbo_bin, "completion", "zsh", check=False)
     assert p.returncode == 2 and "allowed: bash" in p.stderr and p.stderr.count("\n") == 1
 
