@@ -1,14 +1,10 @@
 # The study viewer of `kbo report` and `kbo dashboard`: its page (web/src) and charting library (Apache
-# ECharts from npm, pinned by web/package-lock.json; scripts/install-deps.sh runs `npm ci` in web/) are
-# embedded into the kbo executable with the assembler's .incbin, so a report is one offline HTML file and
-# the dashboard serves everything itself. The dashboard's HTTP server is Debian's cpp-httplib.
-set(KBO_ECHARTS_JS ${PROJECT_SOURCE_DIR}/web/node_modules/echarts/dist/echarts.min.js)
+# ECharts, one minified file committed with its licences in web/vendor/echarts, so that the build needs no
+# npm) are embedded into the kbo executable with the assembler's .incbin, so a report is one offline HTML
+# file and the dashboard serves everything itself. The dashboard's HTTP server is Debian's cpp-httplib.
+set(KBO_ECHARTS_JS ${PROJECT_SOURCE_DIR}/web/vendor/echarts/echarts.min.js)
 set(KBO_VIEWER_HTML ${PROJECT_SOURCE_DIR}/web/src/viewer.html)
 set(KBO_VIEWER_JS ${PROJECT_SOURCE_DIR}/web/src/viewer.js)
-if(NOT EXISTS ${KBO_ECHARTS_JS})
-  message(FATAL_ERROR "kbo: ${KBO_ECHARTS_JS} is missing: run scripts/install-deps.sh "
-                      "(or `npm ci` in ${PROJECT_SOURCE_DIR}/web) to fetch the charting library")
-endif()
 enable_language(ASM)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/web_assets.S.in ${PROJECT_BINARY_DIR}/web_assets.S @ONLY)
 set_source_files_properties(${PROJECT_BINARY_DIR}/web_assets.S PROPERTIES

@@ -32,6 +32,6 @@ int run_bench_bbob(int argc, char** argv) {
   throw std::runtime_error("cannot run /usr/bin/python3 (install python3): " + std::string(std::strerror(errno)));
 }
 
-KBO_COMMAND("bench bbob", "final gap to the optimum on the 24 BBOB functions: kbo vs Optuna TPE vs random", run_bench_bbob);
+KBO_FORWARDING_COMMAND("bench bbob", "final gap to the optimum on the 24 BBOB functions: kbo vs Optuna TPE vs random", run_bench_bbob);
 
 }  // namespace

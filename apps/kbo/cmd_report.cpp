@@ -9,22 +9,33 @@
 #include "kbo/analysis/study_view.hpp"
 #include "kbo/analysis/view_trials.hpp"
 #include "kbo/storage/storage.hpp"
+#include "study_choice.hpp"
 #include "study_options.hpp"
 #include "viewer_page.hpp"
 
 namespace kbo::cli {
 namespace {
 
+/// "<study>.html", with the characters a file name cannot hold ('/', NUL) and a leading '.' replaced by '_'.
+std::string report_file_name(std::string name) {
+  for (char& c : name)
+    if (c == '/' || c == '\0') c = '_';
+  if (name.empty() || name[0] == '.') name.insert(0, "_");
+  return name + ".html";
+}
+
 int run_report(int argc, char** argv) {
   CLI::App app{"Write one self-contained HTML file that shows a study: convergence, parallel coordinates, a slice "
                "and partial dependence per parameter from a GP fitted to the trials, parameter importances, the "
                "study's settings and the sortable trial table. It opens offline in any browser (the charts are "
-               "inlined). Reads only: it creates and changes nothing."};
+               "inlined). Without --study it shows the storage's only study. Reads only: it creates and changes "
+               "nothing but the HTML file."};
   StudyOptionParser parser(app, kWhere);
   parser.needs_persistent_storage();
   std::string output;
   // --out as well: the bench commands name their output --out, and a user carries the habit over.
-  app.add_option("-o,--output,--out", output, "the HTML file to write (e.g. report.html)")->required();
+  app.add_option("-o,--output,--out", output, "the HTML file to write (default: the study's name + .html, in the "
+                                               "current directory)");
   std::size_t max_trials = kDefaultMaxListedTrials;
   app.add_option("--max-trials", max_trials,
                  "list at most this many trials (default " + std::to_string(kDefaultMaxListedTrials) +
@@ -33,8 +44,10 @@ int run_report(int argc, char** argv) {
   parse(app, argc, argv);
   const StudyOptions o = parser.resolve();
   require_persistent_storage(o);
-  if (output.empty()) throw InputError("--output must name a file (e.g. -o report.html)");
-  const Study study = Study::open(open_storage(o.storage, StorageAccess::ReadOnly), o.study);
+  if (app.count("--output") > 0 && output.empty()) throw InputError("--output must name a file (e.g. -o report.html)");
+  const std::shared_ptr<Storage> storage = open_storage(o.storage, StorageAccess::ReadOnly);
+  const Study study = Study::open(storage, choose_study(*storage, o));
+  if (output.empty()) output = report_file_name(study.name());
   const nlohmann::json view = study_view(study, max_trials);
   const std::string page = viewer_page({{"mode", "report"}, {"view", view}}, "kbo · " + study.name());
   std::ofstream out(output, std::ios::binary);

@@ -5,6 +5,7 @@
 
 #include "command.hpp"
 #include "kbo/storage/storage.hpp"
+#include "study_choice.hpp"
 #include "study_options.hpp"
 #include "study_output.hpp"
 
@@ -12,8 +13,9 @@ namespace kbo::cli {
 namespace {
 
 int run_show(int argc, char** argv) {
-  CLI::App app{"Print the trials of a study and its best point: every trial by default; --top N the N best. Reads "
-               "only: it creates and changes nothing (a study on read-only media can be shown)."};
+  CLI::App app{"Print the trials of a study and its best point: every trial by default; --top N the N best. Without "
+               "--study it shows the storage's only study. Reads only: it creates and changes nothing (a study on "
+               "read-only media can be shown)."};
   StudyOptionParser parser(app, kWhere | kOutput);
   parser.needs_persistent_storage();
   int top = 0;
@@ -31,7 +33,8 @@ int run_show(int argc, char** argv) {
   if (o.json && app.count("--format") > 0 && format != "json")
     throw InputError("--json contradicts --format " + format);
   require_persistent_storage(o);
-  const Study study = Study::open(open_storage(o.storage, StorageAccess::ReadOnly), o.study);
+  const std::shared_ptr<Storage> storage = open_storage(o.storage, StorageAccess::ReadOnly);
+  const Study study = Study::open(storage, choose_study(*storage, o));
   nlohmann::json out = study.to_json();
   const TrialOrder order = sort == "value" || (sort.empty() && top > 0) ? TrialOrder::Value : TrialOrder::Id;
   const std::vector<nlohmann::json> rows = select_trials(out, order, top);

@@ -70,9 +70,31 @@ inline void require_non_negative_numbers(CLI::App& app) {
   }
 }
 
+/// A command's flags as `kbo completion` reads them off its CLI11 app: each name ("--study", "-o") and whether
+/// it takes a value.
+struct CommandShape {
+  std::vector<std::pair<std::string, bool>> options;
+};
+/// Thrown by parse() instead of parsing while shape_request() is set: the command has built its app and
+/// nothing else has run.
+struct ShapeRecorded {};
+/// Set by `kbo completion` around a call of a command: parse() records the app's flags there.
+inline CommandShape*& shape_request() {
+  static CommandShape* request = nullptr;
+  return request;
+}
+
 /// Parses argv with CLI11: prints help for --help (throws HelpShown), turns parse errors (unknown flag,
 /// bad value) into InputError so main prints one line and exits 2.
 inline void parse(CLI::App& app, int argc, char** argv) {
+  if (CommandShape* shape = shape_request()) {
+    for (const CLI::Option* opt : app.get_options()) {
+      const bool takes_value = opt->get_items_expected_max() > 0;  // flags expect none
+      for (const auto& name : opt->get_lnames()) shape->options.emplace_back("--" + name, takes_value);
+      for (const auto& name : opt->get_snames()) shape->options.emplace_back("-" + name, takes_value);
+    }
+    throw ShapeRecorded{};
+  }
   require_non_negative_numbers(app);
   try {
     app.parse(argc, argv);
@@ -91,13 +113,16 @@ using CommandFn = std::function<int(int argc, char** argv)>;
 struct CommandInfo {
   std::string summary;
   CommandFn run;
+  /// Hands its arguments to another program without parsing them (kbo bench bbob): `kbo completion` must not
+  /// run it to read its flags.
+  bool forwards_arguments = false;
 };
 
 std::map<std::string, CommandInfo>& registry();
 
 struct Registrar {
-  Registrar(const std::string& name, const std::string& summary, CommandFn fn) {
-    registry()[name] = {summary, std::move(fn)};
+  Registrar(const std::string& name, const std::string& summary, CommandFn fn, bool forwards_arguments = false) {
+    registry()[name] = {summary, std::move(fn), forwards_arguments};
   }
 };
 
@@ -109,3 +134,6 @@ struct Registrar {
 /// (__COUNTER__, not __LINE__: a unity build compiles several cmd_*.cpp as one file, where lines repeat.)
 #define KBO_COMMAND(name, summary, fn) \
   static const ::kbo::cli::Registrar KBO_CONCAT(kbo_registrar_, __COUNTER__)(name, summary, fn)
+/// A command that passes its arguments on to another program (no CLI11 app to read flags from).
+#define KBO_FORWARDING_COMMAND(name, summary, fn) \
+  static const ::kbo::cli::Registrar KBO_CONCAT(kbo_registrar_, __COUNTER__)(name, summary, fn, true)

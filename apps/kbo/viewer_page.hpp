@@ -1,6 +1,6 @@
 #pragma once
 // The study viewer page shared by `kbo report` and `kbo dashboard`: web/src/viewer.html with the charting
-// library (ECharts, web/node_modules, pinned by web/package-lock.json) and web/src/viewer.js inlined. All three
+// library (ECharts, committed in web/vendor/echarts) and web/src/viewer.js inlined. All three
 // are embedded into the kbo binary at build time (cmake/viewer.cmake), so a report opens offline and the
 // dashboard needs nothing besides kbo.
 #include <string>

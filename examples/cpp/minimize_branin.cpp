@@ -2,14 +2,13 @@
 #include <cmath>
 #include <iostream>
 
-#include <kbo/modules.hpp>
 #include <kbo/storage/storage.hpp>
 #include <kbo/strategy/registry.hpp>
 #include <kbo/study/options.hpp>
 #include <kbo/study/study.hpp>
 
 int main() {
-  kbo::register_builtin_modules();
+  // No kbo::register_builtin_modules() needed: linking kbo::kbo fills the registries on first use.
   kbo::StudyOptions options;  // the defaults of `kbo optimize`
   options.bounds = "-5:10,0:15";
   auto study = kbo::Study::create_or_open(kbo::open_storage("memory"),

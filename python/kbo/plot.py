@@ -158,8 +158,9 @@ def importances(study_or_result: Any, ax: Any = None):
 
 def parallel_coordinates(study_or_result: Any, ax: Any = None, cmap: str = "viridis_r"):
     """One line per complete trial through its parameters (each axis scaled to the parameter's bounds) and its
-    value (last axis, scaled to the observed range), coloured by value (cmap reversed: with the default, dark is
-    low). Returns the Figure."""
+    value (last axis, scaled to the observed range), coloured by value: the lowest value takes the colour map's
+    start, the highest its end (with the default viridis_r, low values are yellow and high values dark purple, so
+    a minimisation's best trials are the bright lines). Returns the Figure."""
     import matplotlib as mpl
 
     view = _view(study_or_result, analysis=True)

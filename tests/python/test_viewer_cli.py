@@ -59,7 +59,6 @@ def test_report_bad_input_is_one_line_and_exit_2(tmp_path, kbo_bin):
     db = tmp_path / "s.db"
     make_study(kbo_bin, f"sqlite:{db}", iters=1)
     cases = [
-        (["report", "--storage", db, "--study", "b"], "--output is required"),
         (["report", "--storage", db, "--study", "nope", "-o", tmp_path / "r.html"], "nope"),
         (["report", "--storage", tmp_path / "missing.db", "--study", "b", "-o", tmp_path / "r.html"], "missing.db"),
         (["report", "--storage", db, "--study", "b", "-o", tmp_path / "no" / "dir" / "r.html"], "cannot write"),

@@ -1,4 +1,4 @@
-// kbo's study viewer (the page of `kbo report` and `kbo dashboard`). Charts are Apache ECharts (web/package.json),
+// kbo's study viewer (the page of `kbo report` and `kbo dashboard`). Charts are Apache ECharts (web/vendor/echarts),
 // inlined by kbo. The data is the view JSON of one study (kbo/analysis/study_view.hpp): `kbo show --json`'s
 // object plus the stored config and the GP analysis. The report inlines it; the dashboard polls /api/view.
 //
