@@ -5,7 +5,7 @@ The Python face of the kbo C++ library: the same engine, studies and storage as 
     import kbo
     res = kbo.minimize(lambda p: (p["C"] - 3) ** 2 + (p["kernel"] != "rbf"),
                        {"C": kbo.Float(0.01, 100, log=True), "kernel": kbo.Categorical(["rbf", "poly"])}, iters=20)
-    res.best_params, res.best_value        # {"C": 3.02, "kernel": "rbf"}, 0.0004
+    res.best_params, res.best_value        # {"C": 2.9988, "kernel": "rbf"}, 1.4e-06
     res.trials[0].params                   # every trial's values, in the order of the dict
 
     res = kbo.minimize(lambda x: float((x ** 2).sum()), [(-1, 1), (-1, 1)], iters=20, seed=0)

@@ -122,7 +122,9 @@ def convergence(study_or_result: Any, ax: Any = None, yscale: str = "auto"):
     if beyond.any():
         ax.scatter(ids[beyond], shown[beyond], s=30, marker="v" if maximize else "^", color="#60a5fa",
                    label=f"beyond {clip:.3g} ({int(beyond.sum())})", zorder=2)
-    ax.step(ids, best, where="post", color="#1d4ed8", linewidth=2, label="best so far", zorder=3)
+    # Clipped, the best-so-far line starts on the edge too (its first values are the clipped ones).
+    best_shown = best if clip is None else (np.maximum(best, clip) if maximize else np.minimum(best, clip))
+    ax.step(ids, best_shown, where="post", color="#1d4ed8", linewidth=2, label="best so far", zorder=3)
     edge = (shown.min() if maximize else shown.max()) if len(values) else 0.0
     failed = [t["id"] for t in trials if t["state"] == "failed"]
     pending = [t["id"] for t in trials if t["state"] == "pending"]

@@ -62,7 +62,7 @@ class KboSearchCV(BaseSearchCV):
     def _check_search_parameters(self) -> None:
         if not isinstance(self.param_distributions, Mapping) or not self.param_distributions:
             raise ValueError("param_distributions must be a non-empty dict {name: kbo.Float/Int/Categorical/Fixed "
-                             f"or a list of choices} (got {self.param_distributions!r})")
+                             f"or a list of choices}} (got {self.param_distributions!r})")
         for name, p in self.param_distributions.items():
             if not isinstance(p, (kbo.Param, list, tuple)):
                 raise ValueError(f"param_distributions[{name!r}]: expected kbo.Float, kbo.Int, kbo.Categorical, "

@@ -164,7 +164,9 @@ TEST(ParamsViews, OneEntryPerParameterInTheUsersUnits) {
   const double imp_kernel = a["importance"][2]["fanova"].get<double>();
   EXPECT_GT(imp_lr, imp_depth);
   EXPECT_GT(imp_kernel, imp_depth);
-  EXPECT_LE(imp_lr + imp_depth + imp_kernel, 1.0 + 1e-9);
+  // f is additive in the three parameters, so their main effects carry all of the variance (up to the
+  // Monte-Carlo error of the 256-point background): the categorical's one-hot block counts as one parameter.
+  EXPECT_NEAR(imp_lr + imp_depth + imp_kernel, 1.0, 0.05);
   // Contours: every pair of the three parameters, on their levels.
   ASSERT_EQ(a["contours"].size(), 3u);
   for (const auto& c : a["contours"]) {

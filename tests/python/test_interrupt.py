@@ -8,6 +8,8 @@ import sys
 import textwrap
 import time
 
+import pytest
+
 import kbo
 
 SCRIPT = textwrap.dedent("""
@@ -71,7 +73,8 @@ def test_catch_interrupt_returns_the_result():
             raise KeyboardInterrupt
         return float(x[0])
 
-    res = kbo.minimize(f, [(0.0, 1.0)], init=3, iters=3, seed=0, catch_interrupt=True)
+    with pytest.warns(RuntimeWarning, match="interrupted"):
+        res = kbo.minimize(f, [(0.0, 1.0)], init=3, iters=3, seed=0, catch_interrupt=True)
     assert res.interrupted
     assert res.states.count("complete") == 2
     assert res.trials[-1].state == "failed" and res.trials[-1].reason.startswith("interrupted")

@@ -4,13 +4,14 @@ and a 3-choice categorical shows its best point as the user's values, no axis or
 leave-one-out model-fit chart.
 
 With KBO_SCREENSHOTS=DIR set, the views are also saved there as PNG files (docs/guide/ holds the ones the guide
-shows: `KBO_SCREENSHOTS=docs/guide PYTHONPATH=build/python python3 -m pytest tests/python/test_viewer_decoded.py`).
+shows: `KBO_SCREENSHOTS=docs/guide/img PYTHONPATH=build/python python3 -m pytest tests/python/test_viewer_decoded.py`).
 """
 import json
 import math
 import os
 import pathlib
 import re
+import time
 
 import kbo
 from viewer_support import PAINTED, browser, cli, dashboard, rendered, wait_for  # noqa: F401
@@ -36,7 +37,7 @@ def best_text(best_params):
     return [f"{k} = {fmt(v)}" for k, v in best_params.items()]
 
 
-ENCODED_LABEL = re.compile(r"\blog [A-Za-z]|\b(kernel)=(rbf|poly|sigmoid)\b")
+ENCODED_LABEL = re.compile(r"\blog (C|degree|kernel)\b|\b(kernel)=(rbf|poly|sigmoid)\b")  # "log C", "kernel=rbf"
 
 
 def visible_labels(driver):
@@ -95,8 +96,9 @@ def save_views(driver, name):
     if not out:
         return
     pathlib.Path(out).mkdir(parents=True, exist_ok=True)
-    driver.set_window_size(1100, 2000)
+    driver.set_window_size(1100, 5000)  # every section inside the viewport
     driver.execute_script("for (const c of Object.values(window.kboCharts)) c.resize();")
+    time.sleep(0.5)
     for section in ("summary", "slices", "contour", "modelfit"):
         element = driver.find_element("id", section)
         path = pathlib.Path(out) / f"{name}-{section}.png"
@@ -125,7 +127,7 @@ def test_report_shows_the_users_parameters(tmp_path, kbo_bin, browser):
     assert r["convergence_axis"]["mode"] == ("log" if positive else "linear")
     browser.execute_script("""
         const s = document.getElementById('convergence-scale'); s.value = 'auto'; s.dispatchEvent(new Event('change'));""")
-    save_views(browser, "report")
+    save_views(browser, "report-typed")
 
 
 def test_dashboard_shows_the_users_parameters(tmp_path, kbo_bin, browser):

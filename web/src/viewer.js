@@ -203,7 +203,8 @@
       dataZoom: [{ type: 'inside' }],
       series: [
         { name: 'value', type: 'scatter', data: shown, symbolSize: 7, itemStyle: { color: '#60a5fa' } },
-        { name: 'best so far', type: 'line', step: 'end', data: bestLine, showSymbol: false,
+        { name: 'best so far', type: 'line', step: 'end', showSymbol: false,
+          data: bestLine.map(([id, v]) => [id, beyond(v) ? scale.edge : v]),
           lineStyle: { width: 2.5, color: '#1d4ed8' }, itemStyle: { color: '#1d4ed8' } },
         { name: 'failed', type: 'scatter', data: failed, symbol: 'path://M0,0L10,10M10,0L0,10', symbolSize: 9,
           itemStyle: { color: 'none', borderColor: '#dc2626', borderWidth: 2 } },
@@ -511,9 +512,11 @@
         '<br>observed ' + esc(fmt(p.value[0])) + '<br>predicted ' + esc(fmt(p.value[1])) + ' ± ' + esc(fmt(2 * p.value[2]))
         : esc(p.seriesName) },
       xAxis: { type: 'value', name: 'observed', nameLocation: 'middle', nameGap: 28, min: lo - pad, max: hi + pad,
-        axisLabel: { formatter: (v) => fmt(v), hideOverlap: true } },
+        axisLine: { onZero: false }, axisLabel: { formatter: (v) => fmt(v), hideOverlap: true, showMinLabel: false,
+          showMaxLabel: false } },
       yAxis: { type: 'value', name: 'predicted (leave-one-out)', nameLocation: 'middle', nameGap: 55, min: lo - pad,
-        max: hi + pad, axisLabel: { formatter: (v) => fmt(v) } },
+        max: hi + pad, axisLine: { onZero: false }, axisLabel: { formatter: (v) => fmt(v), showMinLabel: false,
+          showMaxLabel: false } },
       series: [
         { name: 'diagonal', type: 'line', data: [[lo - pad, lo - pad], [hi + pad, hi + pad]], showSymbol: false,
           silent: true, lineStyle: { color: '#9ca3af', type: 'dashed', width: 1 } },
