@@ -46,6 +46,9 @@ class KboSearchCV(BaseSearchCV):
     scoring, n_jobs, refit, cv, verbose, pre_dispatch, error_score, return_train_score: as GridSearchCV.
     """
 
+    # As RandomizedSearchCV's: no default exists for these (scikit-learn's checks know not to construct one).
+    _required_parameters = ["estimator", "param_distributions"]
+
     def __init__(self, estimator: Any, param_distributions: Mapping[str, Any], *, n_iter: int = 20,
                  batch_size: int = 1, scoring: Any = None, n_jobs: Optional[int] = None, refit: Any = True,
                  cv: Any = None, verbose: int = 0, pre_dispatch: Any = "2*n_jobs", random_state: Optional[int] = None,
