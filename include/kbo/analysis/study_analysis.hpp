@@ -28,9 +28,9 @@
 //
 // Partial dependence and importance (fANOVA, Hutter, Hoos & Leyton-Brown 2014, on the GP mean m instead of a
 // random forest). With u uniform on [0,1]^D, the main effect of parameter j is f_j(t) = E[m(u) | u_j = t] −
-// E[m(u)], its variance V_j = Var_t f_j(t) (t over the levels,
-// weighted by their share of the cube), and importance_j = V_j / Var m(u): the fraction of the model's
-// variance over the box explained by coordinate j alone (the first-order Sobol index). 1 − Σ_j importance_j
+// E[m(u)], its variance V_j = Var_t f_j(t) (t over the levels, weighted by their share of the cube), and
+// importance_j = V_j / Var m(u): the fraction of the model's variance over the box explained by parameter j
+// alone (the first-order Sobol index). 1 − Σ_j importance_j
 // is the share of interactions. Both expectations are Monte-Carlo averages over the same kBackground
 // scrambled-Sobol points (canonicalised as the space's own samples are; fewer, down to 32, when D × trials is
 // so large that the averages would take more than about a second), and t runs over the kGridPoints
@@ -38,8 +38,9 @@
 //
 // Lengthscale importance. With an ARD kernel, relevance_j = (1/ℓ_j) / Σ_k (1/ℓ_k) on the unit cube: a short
 // lengthscale means the function changes fast along j. It is cheaper but says nothing about amplitude (a
-// fast, tiny wiggle scores high; a categorical sums its one-hot coordinates), which is why the variance decomposition is shown beside it. Kernels
-// without one lengthscale per coordinate (isotropic, set, invariant) leave it null.
+// fast, tiny wiggle scores high), which is why the variance decomposition is shown beside it; a categorical
+// sums the relevance of its one-hot coordinates. Kernels without one lengthscale per coordinate (isotropic,
+// set, invariant) leave it null.
 #include <cstdint>
 #include <string>
 #include <vector>
