@@ -51,3 +51,17 @@ def test_ask_and_callbacks_give_params():
 def test_box_space_trials_have_no_params():
     res = kbo.minimize(lambda x: float(np.sum(x ** 2)), [(-1, 1)], init=2, iters=0, seed=0)
     assert res.best_params is None and res.trials[0].params is None
+
+
+def test_a_study_stored_sorted_by_name_reopens_from_a_dict_in_another_order(tmp_path, run_cli):
+    # `--params` as a JSON object (and kbo before the dict's order was kept) stores the parameters sorted by
+    # name: the same dict in the user's order opens that study (its stored order is then the order shown).
+    url = f"sqlite:{tmp_path / 'old.db'}"
+    run_cli("ask", "--storage", url, "--study", "old", "--params",
+            '{"zeta": {"type": "float", "low": 0.001, "high": 10, "log": true}, "alpha": {"type": "int", "low": 1, '
+            '"high": 5}}')
+    study = kbo.Study(url, "old", {"zeta": kbo.Float(1e-3, 10.0, log=True), "alpha": kbo.Int(1, 5)})
+    assert [p["name"] for p in study.space["params"]] == ["alpha", "zeta"]
+    assert list(study.trials[0].params) == ["alpha", "zeta"]
+    with pytest.raises(kbo.InputError, match="exists with a different space"):
+        kbo.Study(url, "old", {"zeta": kbo.Float(1e-3, 1.0, log=True), "alpha": kbo.Int(1, 5)})
