@@ -457,7 +457,7 @@
     const marker = bestVals ? [[nearest(swap ? c.y : c.x, bestVals[ix]), nearest(swap ? c.x : c.y, bestVals[iy])]] : [];
     const logNote = (p) => (p && p.log ? ' (log scale)' : '');
     $('contour-note').textContent = 'GP mean over ' + contourPick.x + ' and ' + contourPick.y + ' with the other ' +
-      'parameters at the best trial (' + a.best.trial + ', diamond). Pairs of the ' + names.length +
+      'parameters at the best trial (' + (a.best ? a.best.trial : '—') + ', diamond). Pairs of the ' + names.length +
       ' most important parameters are available.';
     const ramp = ['#1e3a8a', '#3b82f6', '#a5b4fc', '#fde68a', '#f97316'];
     chart('chart-contour').setOption(Object.assign({}, base, {
