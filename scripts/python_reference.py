@@ -9,7 +9,7 @@ import inspect
 import re
 
 # The public modules, in reading order; each lists its names in __all__.
-MODULES = ["kbo", "kbo.kernels", "kbo.kfo", "kbo.plot", "kbo.integrations.optuna"]
+MODULES = ["kbo", "kbo.kernels", "kbo.kfo", "kbo.plot", "kbo.sklearn", "kbo.integrations.optuna"]
 
 
 def signature(obj, name):

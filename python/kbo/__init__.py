@@ -3,6 +3,11 @@
 The Python face of the kbo C++ library: the same engine, studies and storage as the `kbo` command line.
 
     import kbo
+    res = kbo.minimize(lambda p: (p["C"] - 3) ** 2 + (p["kernel"] != "rbf"),
+                       {"C": kbo.Float(0.01, 100, log=True), "kernel": kbo.Categorical(["rbf", "poly"])}, iters=20)
+    res.best_params, res.best_value        # {"C": 2.9988, "kernel": "rbf"}, 1.4e-06
+    res.trials[0].params                   # every trial's values, in the order of the dict
+
     res = kbo.minimize(lambda x: float((x ** 2).sum()), [(-1, 1), (-1, 1)], iters=20, seed=0)
     res.best_x, res.best_value, res.X, res.values
 
@@ -37,10 +42,16 @@ Callback = Callable[[Trial, int, int, Optional[Trial]], Any]
 class Result:
     """What kbo.minimize/maximize and Study.optimize return.
 
-    best_x, best_value, best_trial: the best complete trial (None if there is none);
-    trials: every trial of the study (kbo.Trial); X: (n, D) array of their points; values: (n,) array of
-    their values (nan for failed/pending trials); states: their states; interrupted: True if Ctrl-C
-    stopped the run (completed trials are kept); study: the kbo.Study.
+    best_params: the best complete trial's parameters {name: value} in the order the space was given (the
+    dict passed as bounds), with each value in its type (float, int, the choice); None for a box or set space
+    or when no trial is complete. params: every trial's {name: value} (None for a box or set space).
+    best_value, best_trial: the best complete trial's value and id (None if there is none).
+    best_x: the best point as the model sees it, the ENCODED vector (a log parameter as its natural log, a
+    categorical as one 0/1 coordinate per choice, in the order of the space); for a box or set space it is
+    the point itself. trials: every trial of the study (kbo.Trial, with .params); X: (n, D) array of their
+    encoded points; values: (n,) array of their values (nan for failed/pending trials); states: their
+    states; interrupted: True if Ctrl-C stopped a run started with catch_interrupt=True (completed trials are
+    kept); study: the kbo.Study.
     """
 
     def __init__(self, study: "Study", interrupted: bool = False):
@@ -54,10 +65,13 @@ class Result:
         self.X = np.array([t.x for t in self.trials], dtype=float).reshape(len(self.trials), study.dim)
         self.values = np.array([np.nan if t.value is None else t.value for t in self.trials], dtype=float)
         self.states: List[str] = [t.state for t in self.trials]
-        # Params spaces: the best point and every trial's point as {name: typed value}.
-        self.best_params: Optional[Dict[str, Any]] = self._dict.get("best_params")
+        # Params spaces: the best point and every trial's point as {name: typed value}, in the space's order
+        # (the JSON object of to_dict() is sorted by name).
+        order = study._s.param_names
+        self.best_params: Optional[Dict[str, Any]] = (
+            None if self._dict.get("best_params") is None else {k: self._dict["best_params"][k] for k in order})
         self.params: Optional[List[Dict[str, Any]]] = (
-            [t["params"] for t in self._dict["trials"]] if "best_params" in self._dict else None)
+            [t.params for t in self.trials] if "best_params" in self._dict else None)
 
     @property
     def minimize(self) -> bool:
@@ -109,7 +123,8 @@ class Study:
         if bounds is not None and problem is not None:
             raise ValueError("give bounds or problem, not both (a problem has its own bounds)")
         if isinstance(bounds, Mapping):
-            kwargs["params"] = params_spec(bounds)  # named, typed parameters: a params space
+            # Named, typed parameters: a params space, stored as a list so that its order is the dict's.
+            kwargs["params"] = params_spec(bounds)
         elif bounds is not None:
             kwargs["bounds"] = bounds_pairs(bounds)
         elif isinstance(problem, Problem):
@@ -126,7 +141,19 @@ class Study:
             if key in options:
                 raise TypeError(f"unexpected keyword '{key}' (use the Study argument for it)")
         kwargs.update(options)
-        self._s = _kbo._Study(kwargs)
+        try:
+            self._s = _kbo._Study(kwargs)
+        except InputError as e:
+            # A study created by an older kbo stored a dict's parameters sorted by name: reopen it as it is.
+            if not (isinstance(bounds, Mapping) and "exists with a different space" in str(e)):
+                raise
+            kwargs["params"] = {name: (p.split("=", 1)[1] if isinstance(p, str) else
+                                       {k: v for k, v in p.items() if k != "name"})
+                                for name, p in zip(bounds, kwargs["params"])}
+            try:
+                self._s = _kbo._Study(kwargs)
+            except InputError:
+                raise e from None
 
     # ---- identity ----
     @property
@@ -218,15 +245,18 @@ class Study:
     # ---- optimisation loop ----
     def optimize(self, f: Callable[[np.ndarray], float], n_trials: Optional[int] = None, *,
                  n_total: Optional[int] = None, callback: Optional[Callback] = None,
-                 verbose: bool = False, executor: Any = None, n_parallel: Optional[int] = None) -> Result:
+                 verbose: bool = False, executor: Any = None, n_parallel: Optional[int] = None,
+                 catch_interrupt: bool = False) -> Result:
         """Runs ask -> f(x) -> tell (Study::optimize, the loop of `kbo optimize`) for n_trials more trials, or
         until the study has n_total finished trials. f gets a 1-d float array and returns a number; an
         exception in f marks the trial failed with the exception's last line and the run goes on; a
         non-number or nan/inf marks it failed too. callback(trial, finished, total, best) runs after
         every trial. verbose=True prints a line per finished trial on stderr (its value or failure, time,
         trials finished of the budget, elapsed, time per trial, ETA, best so far). Ctrl-C
-        (KeyboardInterrupt) stops cleanly: completed trials are kept, the trial being evaluated is marked
-        failed, and the result has interrupted=True.
+        (KeyboardInterrupt) stops the run: completed trials are kept, the trial being evaluated is recorded as
+        failed with the reason "interrupted (KeyboardInterrupt)", and KeyboardInterrupt is raised again, so a
+        script (or a loop over several runs) stops as it would elsewhere. catch_interrupt=True returns the
+        Result with interrupted=True instead (the run's trials so far; a warning says so).
 
         f may return a number, (value, [c1, ...]) or {"value": v, "constraints": [c1, ...]} (outcome
         constraints, feasible iff every c_i <= 0). On a space of named parameters f receives a dict.
@@ -251,6 +281,8 @@ class Study:
         if verbose:
             callback = _progress_printer(callback, sum(t.state != "pending" for t in self.trials))
         interrupted = self._s.optimize(f, int(n_total), callback)
+        if interrupted and not catch_interrupt:
+            raise KeyboardInterrupt
         if interrupted:
             warnings.warn("kbo: interrupted by KeyboardInterrupt; returning the finished trials", RuntimeWarning,
                           stacklevel=3)
@@ -383,7 +415,8 @@ _PEER_KEYWORDS = {
 
 
 def _run(direction: str, f: Callable[[np.ndarray], float], bounds: Any, iters: Optional[int], storage: Any,
-         study: Optional[str], callback: Optional[Callback], verbose: bool, options: Dict[str, Any]) -> Result:
+         study: Optional[str], callback: Optional[Callback], verbose: bool, catch_interrupt: bool,
+         options: Dict[str, Any]) -> Result:
     for key, hint in _PEER_KEYWORDS.items():
         if key in options:
             raise TypeError(f"unexpected keyword '{key}': {hint}")
@@ -404,12 +437,13 @@ def _run(direction: str, f: Callable[[np.ndarray], float], bounds: Any, iters: O
     s = Study(storage, study, bounds, direction=direction, problem=problem_arg,
               iters=iters, **options)
     # As `kbo optimize`: run until init + iters trials are finished (a re-run on the same storage resumes).
-    return s.optimize(f, n_total=s._s.n_init + s._s.iters, callback=callback, verbose=verbose)
+    return s.optimize(f, n_total=s._s.n_init + s._s.iters, callback=callback, verbose=verbose,
+                      catch_interrupt=catch_interrupt)
 
 
 def minimize(f: Callable[[np.ndarray], float], bounds: Any = None, *, iters: Optional[int] = None,
              storage: Any = None, study: Optional[str] = None, callback: Optional[Callback] = None,
-             verbose: bool = False, **options: Any) -> Result:
+             verbose: bool = False, catch_interrupt: bool = False, **options: Any) -> Result:
     """Minimises f over the box `bounds` with Bayesian optimisation: init Sobol points, then iters BO steps
     (default 5 + 50).
 
@@ -421,6 +455,8 @@ def minimize(f: Callable[[np.ndarray], float], bounds: Any = None, *, iters: Opt
     ONE element, with set_size=M; points are then flat arrays of M * d). storage: None (memory) or
     "sqlite:PATH" with study=NAME: persisted and shared with the CLI; re-running resumes. callback(trial,
     finished, total, best) after every trial; verbose=True prints a progress line per trial on stderr.
+    Ctrl-C raises KeyboardInterrupt after recording the running trial as interrupted (catch_interrupt=True
+    returns a Result with interrupted=True instead; see Study.optimize).
     Options by keyword, with the CLI's names ('_' for '-'): strategy (gpucb | agpucb | random), kernel (rbf | matern12 | matern32 | matern52), acq (ucb | ei | pi),
     init, seed, beta, beta_schedule, fit_restarts, init_method, acq_optimizer, ard, fantasy, invariance,
     invariant_kernel, space ("box" | "set"), set_size, set_kernel, set_L, options={...}, config="study.toml".
@@ -428,15 +464,17 @@ def minimize(f: Callable[[np.ndarray], float], bounds: Any = None, *, iters: Opt
     scikit-optimize's n_calls and random_state, it names kbo's); an option the chosen strategy does not use
     is a kbo.InputError.
 
-    The same options and seed give the same trials as `kbo optimize`. Returns a kbo.Result."""
-    return _run("minimize", f, bounds, iters, storage, study, callback, verbose, options)
+    The same options and seed give the same trials as `kbo optimize`. Returns a kbo.Result: res.best_params
+    (named parameters, in the dict's order), res.best_value, res.trials (each with .params); res.best_x is
+    the encoded point (see kbo.Result)."""
+    return _run("minimize", f, bounds, iters, storage, study, callback, verbose, catch_interrupt, options)
 
 
 def maximize(f: Callable[[np.ndarray], float], bounds: Any = None, *, iters: Optional[int] = None,
              storage: Any = None, study: Optional[str] = None, callback: Optional[Callback] = None,
-             verbose: bool = False, **options: Any) -> Result:
+             verbose: bool = False, catch_interrupt: bool = False, **options: Any) -> Result:
     """As kbo.minimize, maximising f (`kbo optimize --maximize`)."""
-    return _run("maximize", f, bounds, iters, storage, study, callback, verbose, options)
+    return _run("maximize", f, bounds, iters, storage, study, callback, verbose, catch_interrupt, options)
 
 
 __all__ = ["minimize", "maximize", "Study", "Result", "Trial", "GP", "Problem", "problem", "problem_names",

@@ -7,7 +7,7 @@ messages match the CLI's `--param` and raise kbo.InputError.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Sequence
+from typing import Any, Dict, List, Mapping, Sequence
 
 import numpy as np
 
@@ -79,16 +79,28 @@ class Fixed(Param):
         return f"Fixed({self.value!r})"
 
 
-def params_spec(space: Mapping[str, Any]) -> Dict[str, Any]:
-    """{name: Param | spec dict | "float:0:1" text | [choices] | scalar} -> the library's {name: spec}."""
-    out: Dict[str, Any] = {}
+def params_spec(space: Mapping[str, Any]) -> List[Any]:
+    """{name: Param | spec dict | "float:0:1" text | [choices] | scalar} -> the library's list of parameter
+    objects, in the dict's order (a JSON object would be sorted by name; the list keeps the user's order)."""
+    out: List[Any] = []
     for name, p in space.items():
         if not isinstance(name, str):
             raise ValueError(f"parameter names must be strings (got {name!r})")
         if isinstance(p, Param):
-            out[name] = p.spec()
+            spec = p.spec()
+        elif isinstance(p, Mapping):
+            spec = {str(k): _scalar(v) for k, v in p.items()}
         elif isinstance(p, (list, tuple)):
-            out[name] = [_scalar(c) for c in p]
+            spec = {"type": "categorical", "choices": [_scalar(c) for c in p]}
+        elif isinstance(p, str):  # the compact text form, parsed by the library (the CLI's messages)
+            if "=" in p and p.split("=", 1)[0].strip() != name:
+                raise ValueError(f"param '{name}': its text names another parameter ('{p.split('=', 1)[0].strip()}')")
+            out.append(p if "=" in p else f"{name}={p}")
+            continue
         else:
-            out[name] = _scalar(p)
+            spec = {"type": "fixed", "value": _scalar(p)}
+        if "name" in spec and spec["name"] != name:
+            raise ValueError(f"parameter {name!r}: its spec names another parameter ({spec['name']!r})")
+        out.append({"name": name, **{k: v for k, v in spec.items() if k != "name"}})
     return out
+

@@ -10,6 +10,7 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "kbo/analysis/study_view.hpp"
+#include "kbo/core/params.hpp"
 #include "kbo/core/suggest.hpp"
 #include "kbo/storage/storage.hpp"
 #include "kbo/strategy/registry.hpp"
@@ -27,7 +28,28 @@ struct PyStudy {
   std::unique_ptr<Strategy> strategy;
   std::mutex mutex;  // one suggestion at a time per object (the GIL is released while it runs)
 
-  PyStudy(Study s, StudyOptions o) : study(std::move(s)), options(std::move(o)) {}
+  std::vector<std::string> param_order;  // a params space's names in the order of the space (the user's)
+
+  PyStudy(Study s, StudyOptions o) : study(std::move(s)), options(std::move(o)) {
+    if (const auto* ps = dynamic_cast<const ParamsSpace*>(study.space().get()))
+      for (const ParamDef& p : ps->params()) param_order.push_back(p.name);
+  }
+
+  /// {name: typed value} of the point x in the order of the space (None for a space without names).
+  py::object params_dict(const Vec& x) const {
+    if (param_order.empty()) return py::none();
+    const nlohmann::json named = study.space()->named(x);
+    py::dict out;
+    for (const std::string& name : param_order) out[py::str(name)] = json_to_py(named[name]);
+    return std::move(out);
+  }
+
+  /// The trial as a Python kbo.Trial with its `params` (Optuna's Trial.params: the user's values, in order).
+  py::object trial(const Trial& t) const {
+    py::object o = py::cast(t);
+    o.attr("params") = t.x.size() == study.space()->dim() ? params_dict(t.x) : py::object(py::none());
+    return o;
+  }
   Strategy& get_strategy() {
     if (!strategy) strategy = make_strategy(study.strategy_config(), study.space());
     return *strategy;
@@ -105,7 +127,9 @@ std::string exception_line(const py::error_already_set& e) {
   return text;
 }
 
-py::object trial_or_none(const std::optional<Trial>& t) { return t ? py::cast(*t) : py::object(py::none()); }
+py::object trial_or_none(const PyStudy& s, const std::optional<Trial>& t) {
+  return t ? s.trial(*t) : py::object(py::none());
+}
 
 /// Study::optimize with a Python objective. Returns true when stopped by KeyboardInterrupt (completed trials
 /// are all committed; the trial being evaluated is marked failed "interrupted"). Other BaseExceptions from the
@@ -174,7 +198,7 @@ bool optimize(PyStudy& s, const py::object& f, int n_total, const py::object& ca
   ProgressFn progress = [&](const Trial& t, int finished, int total, const std::optional<Trial>& best) {
     py::gil_scoped_acquire gil;
     try {
-      if (!callback.is_none()) callback(t, finished, total, trial_or_none(best));
+      if (!callback.is_none()) callback(s.trial(t), finished, total, trial_or_none(s, best));
       // Ctrl-C while C++ ran without the GIL is only seen here: stop between trials.
       if (PyErr_CheckSignals() != 0) throw py::error_already_set();
     } catch (py::error_already_set& e) {
@@ -201,7 +225,9 @@ bool optimize(PyStudy& s, const py::object& f, int n_total, const py::object& ca
 }  // namespace
 
 void init_studies(py::module_& m) {
-  py::class_<Trial>(m, "Trial", "One trial of a study: id, x (point), value, state, reason (failed), worker, times.")
+  py::class_<Trial>(m, "Trial", py::dynamic_attr(),
+                    "One trial of a study: id, params ({name: value} in the space's order; None for a box or set "
+                    "space), x (the encoded point), value, state, reason (failed), worker, times.")
       .def_readonly("id", &Trial::id)
       .def_property_readonly("x", [](const Trial& t) { return from_vec(t.x); })
       .def_readonly("value", &Trial::value)
@@ -238,38 +264,64 @@ void init_studies(py::module_& m) {
       })
       .def("ask",
            [](PyStudy& s) {
-             py::gil_scoped_release nogil;
-             std::lock_guard<std::mutex> lock(s.mutex);
-             Strategy& strategy = s.get_strategy();
-             return s.study.ask(strategy, worker_id("ask"));
+             Trial t;
+             {
+               py::gil_scoped_release nogil;
+               std::lock_guard<std::mutex> lock(s.mutex);
+               Strategy& strategy = s.get_strategy();
+               t = s.study.ask(strategy, worker_id("ask"));
+             }
+             return s.trial(t);
            })
       .def("tell",
            [](PyStudy& s, int id, double value, const std::vector<double>& constraints) {
-             py::gil_scoped_release nogil;
-             return s.study.tell(id, value, false, constraints);
+             Trial t;
+             {
+               py::gil_scoped_release nogil;
+               t = s.study.tell(id, value, false, constraints);
+             }
+             return s.trial(t);
            },
            py::arg("id"), py::arg("value"), py::arg("constraints") = std::vector<double>())
       .def("enqueue",
            [](PyStudy& s, const py::object& point) {
              const Vec x = s.study.point_from_json(json_from_py(point));
-             py::gil_scoped_release nogil;
-             return s.study.enqueue(x);
+             Trial t;
+             {
+               py::gil_scoped_release nogil;
+               t = s.study.enqueue(x);
+             }
+             return s.trial(t);
            })
       .def("add_evaluated",
            [](PyStudy& s, const py::object& point, double value, const std::vector<double>& constraints) {
              const Vec x = s.study.point_from_json(json_from_py(point));
-             py::gil_scoped_release nogil;
-             return s.study.add_evaluated(x, value, constraints);
+             Trial t;
+             {
+               py::gil_scoped_release nogil;
+               t = s.study.add_evaluated(x, value, constraints);
+             }
+             return s.trial(t);
            })
       .def("fail",
            [](PyStudy& s, int id, const std::string& reason) {
-             py::gil_scoped_release nogil;
-             return s.study.fail(id, reason);
+             Trial t;
+             {
+               py::gil_scoped_release nogil;
+               t = s.study.fail(id, reason);
+             }
+             return s.trial(t);
            })
       .def("trials",
            [](const PyStudy& s) {
-             py::gil_scoped_release nogil;
-             return s.study.trials();
+             std::vector<Trial> trials;
+             {
+               py::gil_scoped_release nogil;
+               trials = s.study.trials();
+             }
+             py::list out;
+             for (const Trial& t : trials) out.append(s.trial(t));
+             return out;
            })
       .def("best",
            [](const PyStudy& s) {
@@ -278,7 +330,7 @@ void init_studies(py::module_& m) {
                py::gil_scoped_release nogil;
                b = s.study.best();
              }
-             return trial_or_none(b);
+             return trial_or_none(s, b);
            })
       .def("to_json", [](const PyStudy& s) { return json_to_py(s.study.to_json()); })
       .def("view",
@@ -293,8 +345,9 @@ void init_studies(py::module_& m) {
            })
       .def_property_readonly("named", [](const PyStudy& s) { return !s.study.space()->named(s.study.space()->bounds().lower).is_null(); })
       .def("params_of", [](const PyStudy& s, const py::object& x) {
-        return json_to_py(s.study.space()->named(to_vec(x, "x", s.study.space()->dim())));
+        return s.params_dict(to_vec(x, "x", s.study.space()->dim()));
       })
+      .def_property_readonly("param_names", [](const PyStudy& s) { return s.param_order; })
       .def("point_of", [](const PyStudy& s, const py::object& values) { return from_vec(s.study.space()->from_named(json_from_py(values))); })
       .def("strategy_info",
            [](PyStudy& s) { return json_to_py(s.strategy ? s.strategy->last_info() : nlohmann::json::object()); })

@@ -7,6 +7,8 @@
 #include <limits>
 #include <optional>
 
+#include "kbo/analysis/model_fit.hpp"
+#include "kbo/analysis/param_axes.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/core/random.hpp"
 #include "kbo/model/gp.hpp"
@@ -118,11 +120,62 @@ std::vector<std::string> coordinate_names(const nlohmann::json& space, int dim) 
   return names;
 }
 
+namespace {
+
+// Unit-cube rows with the coordinates of `axis` set to one level's encoding (original units → unit cube).
+template <class Rows>
+void set_level(Rows&& rows, const ParamAxis& axis, const Vec& encoded, const Box& box) {
+  for (size_t k = 0; k < axis.coordinates.size(); ++k) {
+    const int c = axis.coordinates[k];
+    const double span = box.upper[c] - box.lower[c];
+    rows.col(c).setConstant(span > 0.0 ? (encoded[static_cast<Eigen::Index>(k)] - box.lower[c]) / span : 0.0);
+  }
+}
+
+// The contours' grid: 2-D means over every pair of the (up to) kContourAxes most important axes.
+nlohmann::json contours(const GP& gp, const Space& space, const std::vector<ParamAxis>& axes,
+                        const std::vector<double>& importance, const Vec& anchor) {
+  std::vector<int> order(axes.size());
+  for (size_t a = 0; a < axes.size(); ++a) order[a] = static_cast<int>(a);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return importance[a] > importance[b]; });
+  if (static_cast<int>(order.size()) > kContourAxes) order.resize(kContourAxes);
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t i = 0; i < order.size(); ++i)
+    for (size_t k = i + 1; k < order.size(); ++k) {
+      const ParamAxis& ax = axes[order[i]];
+      const ParamAxis& ay = axes[order[k]];
+      const AxisLevels lx = axis_levels(ax, space, kContourPoints);
+      const AxisLevels ly = axis_levels(ay, space, kContourPoints);
+      if (lx.values.size() < 2 || ly.values.size() < 2) continue;
+      const Eigen::Index nx = static_cast<Eigen::Index>(lx.values.size());
+      const Eigen::Index ny = static_cast<Eigen::Index>(ly.values.size());
+      Mat U = anchor.transpose().replicate(nx * ny, 1);
+      for (Eigen::Index r = 0; r < ny; ++r)
+        for (Eigen::Index c = 0; c < nx; ++c) {
+          set_level(U.middleRows(r * nx + c, 1), ax, lx.encoded[c], space.bounds());
+          set_level(U.middleRows(r * nx + c, 1), ay, ly.encoded[r], space.bounds());
+        }
+      const Vec m = gp_mean(gp, U);
+      nlohmann::json mean = nlohmann::json::array();
+      for (Eigen::Index r = 0; r < ny; ++r) mean.push_back(vec_json(m.segment(r * nx, nx)));
+      out.push_back({{"params", {order[i], order[k]}},
+                     {"names", {ax.name, ay.name}},
+                     {"x", lx.values},
+                     {"y", ly.values},
+                     {"mean", std::move(mean)}});
+    }
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json analyze_study(const StudyRecord& record, const std::vector<Trial>& trials) {
   nlohmann::json out;
   out["parameters"] = nlohmann::json::array();
   out["slices"] = nlohmann::json::array();
   out["importance"] = nlohmann::json::array();
+  out["contours"] = nlohmann::json::array();
+  out["model_fit"] = nullptr;
   out["interactions"] = nullptr;
   out["best"] = nullptr;
   auto fail = [&](const std::string& reason) {
@@ -140,9 +193,9 @@ nlohmann::json analyze_study(const StudyRecord& record, const std::vector<Trial>
   }
   const int D = space->dim();
   const Box& box = space->bounds();
-  const std::vector<std::string> names = coordinate_names(record.space, D);
-  for (int j = 0; j < D; ++j)
-    out["parameters"].push_back({{"name", names[j]}, {"lower", box.lower[j]}, {"upper", box.upper[j]}});
+  const std::vector<ParamAxis> axes = param_axes(*space, coordinate_names(record.space, D));
+  const int P = static_cast<int>(axes.size());
+  for (const ParamAxis& a : axes) out["parameters"].push_back(to_json(a));
 
   // The complete trials (the most recent kMaxModelPoints) in the unit cube.
   std::vector<const Trial*> done;
@@ -150,7 +203,11 @@ nlohmann::json analyze_study(const StudyRecord& record, const std::vector<Trial>
     if (t.state == TrialState::Complete && t.value && std::isfinite(*t.value) && t.x.size() == D) done.push_back(&t);
   if (static_cast<int>(done.size()) > kMaxModelPoints) done.erase(done.begin(), done.end() - kMaxModelPoints);
   const std::optional<Trial> best = Study::best_of(trials, record.minimize);
-  if (best) out["best"] = {{"trial", best->id}, {"x", vec_json(best->x)}};
+  if (best && best->x.size() == D) {
+    nlohmann::json values = nlohmann::json::array();
+    for (const ParamAxis& a : axes) values.push_back(axis_value(a, *space, best->x));
+    out["best"] = {{"trial", best->id}, {"x", vec_json(best->x)}, {"values", std::move(values)}};
+  }
   if (done.size() < 2) return fail("the model needs at least 2 complete trials (" + std::to_string(done.size()) + " so far)");
 
   const auto unit = std::make_shared<UnitCubeSpace>(space);
@@ -189,10 +246,17 @@ nlohmann::json analyze_study(const StudyRecord& record, const std::vector<Trial>
                   {"log_marginal_likelihood", gp->log_marginal_likelihood()},
                   {"lengthscales", ard ? nlohmann::json(lengthscale) : nlohmann::json(nullptr)}};
 
+  // Model fit: leave-one-out predictions of every modelled trial.
+  {
+    const LeaveOneOut loo = leave_one_out(*gp);
+    std::vector<int> ids;
+    for (const Trial* t : done) ids.push_back(t->id);
+    out["model_fit"] = {{"trials", ids}, {"observed", vec_json(y)}, {"predicted", vec_json(loo.mean)},
+                        {"std", vec_json(loo.std)}};
+  }
+
   // Slices through the best point (mean and std of the latent f, original units).
-  Vec anchor = unit->to_unit(best->x);
-  Vec grid(kGridPoints);
-  for (int g = 0; g < kGridPoints; ++g) grid[g] = static_cast<double>(g) / (kGridPoints - 1);
+  const Vec anchor = unit->to_unit(best ? best->x : done.back()->x);
 
   // Background sample for the partial dependences and the variance decomposition.
   Rng rng = make_rng(config.seed + 1);
@@ -208,40 +272,57 @@ nlohmann::json analyze_study(const StudyRecord& record, const std::vector<Trial>
   if (ard)
     for (double l : lengthscale) inv_sum += 1.0 / l;
   double explained = 0.0;
-  for (int j = 0; j < D; ++j) {
-    Mat S = anchor.transpose().replicate(kGridPoints, 1);
-    S.col(j) = grid;
+  std::vector<double> shares(P, 0.0);
+  for (int a = 0; a < P; ++a) {
+    const ParamAxis& axis = axes[a];
+    const AxisLevels levels = axis_levels(axis, *space, kGridPoints);
+    const int L = static_cast<int>(levels.values.size());
+    Mat S = anchor.transpose().replicate(L, 1);
+    for (int g = 0; g < L; ++g) {
+      set_level(S.middleRows(g, 1), axis, levels.encoded[g], box);
+    }
     const GP::Prediction p = gp->predict(S);
 
-    // Partial dependence: the background with coordinate j set to each grid value, averaged.
+    // Partial dependence: the background with this parameter set to each level, averaged; its variance is
+    // weighted by the levels' shares of the unit cube (the measure the background is drawn from).
     const Eigen::Index nb = n_background;
-    Mat B(kGridPoints * nb, D);
-    for (int g = 0; g < kGridPoints; ++g) {
+    Mat B(L * nb, D);
+    for (int g = 0; g < L; ++g) {
       B.middleRows(g * nb, nb) = background;
-      B.middleRows(g * nb, nb).col(j).setConstant(grid[g]);
+      set_level(B.middleRows(g * nb, nb), axis, levels.encoded[g], box);
     }
     const Vec mb = gp_mean(*gp, B);
-    Vec pd(kGridPoints);
-    for (int g = 0; g < kGridPoints; ++g) pd[g] = mb.segment(g * nb, nb).mean();
-    const double vj = variance_of(pd);
+    Vec pd(L);
+    double pd_mean = 0.0;
+    for (int g = 0; g < L; ++g) {
+      pd[g] = mb.segment(g * nb, nb).mean();
+      pd_mean += levels.weights[g] * pd[g];
+    }
+    double vj = 0.0;
+    for (int g = 0; g < L; ++g) vj += levels.weights[g] * (pd[g] - pd_mean) * (pd[g] - pd_mean);
     const double share = total_variance > 0.0 ? std::min(1.0, vj / total_variance) : 0.0;
+    shares[a] = share;
     explained += share;
 
-    Vec xs(kGridPoints);
-    for (int g = 0; g < kGridPoints; ++g) xs[g] = box.lower[j] + grid[g] * (box.upper[j] - box.lower[j]);
-    out["slices"].push_back({{"param", j},
-                             {"name", names[j]},
-                             {"x", vec_json(xs)},
+    // ARD relevance of a parameter: the sum over its coordinates (a categorical's one-hot block).
+    double relevance = 0.0;
+    if (ard)
+      for (int c : axis.coordinates) relevance += (1.0 / lengthscale[c]) / inv_sum;
+    out["slices"].push_back({{"param", a},
+                             {"name", axis.name},
+                             {"type", axis.type},
+                             {"x", levels.values},
                              {"mean", vec_json(p.mean)},
                              {"std", vec_json(p.variance.cwiseMax(0.0).cwiseSqrt())},
                              {"partial_dependence", vec_json(pd)}});
     out["importance"].push_back(
-        {{"param", j},
-         {"name", names[j]},
+        {{"param", a},
+         {"name", axis.name},
          {"fanova", total_variance > 0.0 ? nlohmann::json(share) : nlohmann::json(nullptr)},
-         {"lengthscale", ard ? nlohmann::json((1.0 / lengthscale[j]) / inv_sum) : nlohmann::json(nullptr)}});
+         {"lengthscale", ard ? nlohmann::json(relevance) : nlohmann::json(nullptr)}});
   }
   out["interactions"] = total_variance > 0.0 ? nlohmann::json(std::max(0.0, 1.0 - explained)) : nlohmann::json(nullptr);
+  out["contours"] = contours(*gp, *space, axes, shares, anchor);
   return out;
 }
 

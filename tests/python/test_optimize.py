@@ -132,7 +132,7 @@ def test_objective_failures_mark_trials_failed_and_the_run_goes_on():
     assert np.isnan(res.values[1]) and res.best_value == np.nanmin(res.values)
 
 
-def test_keyboard_interrupt_keeps_completed_trials():
+def test_keyboard_interrupt_keeps_completed_trials_with_catch_interrupt():
     calls = []
 
     def f(x):
@@ -142,7 +142,7 @@ def test_keyboard_interrupt_keeps_completed_trials():
         return sphere(x)
 
     with pytest.warns(RuntimeWarning, match="interrupted"):
-        res = kbo.minimize(f, [(0, 1), (0, 1)], init=2, iters=10, seed=0)
+        res = kbo.minimize(f, [(0, 1), (0, 1)], init=2, iters=10, seed=0, catch_interrupt=True)
     assert res.interrupted and len(calls) == 4
     assert res.states == ["complete"] * 3 + ["failed"]
     assert res.trials[3].reason == "interrupted (KeyboardInterrupt)"
@@ -165,7 +165,8 @@ def test_callback_sees_every_trial_and_its_exception_propagates():
 
 
 def test_sigint_between_trials_stops_cleanly(tmp_path, run_cli):
-    """A real Ctrl-C (SIGINT) while C++ works: the process returns the finished trials, none is pending."""
+    """A real Ctrl-C (SIGINT) while C++ works, with catch_interrupt=True: the run returns the finished trials,
+    none is pending. (Without it KeyboardInterrupt is raised: tests/python/test_interrupt.py.)"""
     db = tmp_path / "s.db"
     script = textwrap.dedent(f"""
         import os, signal, sys, warnings
@@ -178,7 +179,8 @@ def test_sigint_between_trials_stops_cleanly(tmp_path, run_cli):
         def cb(t, done, total, best):
             if done == 4:
                 os.kill(os.getpid(), signal.SIGINT)   # as if Ctrl-C were pressed now
-        res = kbo.minimize(p, init=3, iters=50, seed=0, storage="sqlite:{db}", study="s", callback=cb)
+        res = kbo.minimize(p, init=3, iters=50, seed=0, storage="sqlite:{db}", study="s", callback=cb,
+                           catch_interrupt=True)
         print(res.interrupted, len(res.trials))
     """)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))

@@ -14,8 +14,10 @@ def check_views(driver, study):
     assert r["study"] == study["study"]
     assert r["convergence"] == {"values": study["n_complete"], "best_so_far": study["n_complete"],
                                 "failed": study["n_failed"], "pending": study["n_pending"]}
-    assert r["parallel"] == {"lines": study["n_complete"], "axes": dim + 1}
-    assert r["slices"] == {"charts": dim, "model_curves": dim, "mean_points": dim * GRID}
+    assert (r["parallel"]["lines"], r["parallel"]["axes"]) == (study["n_complete"], dim + 1)
+    assert r["parallel"]["axis_types"] == ["value"] * dim  # a box space: plain value axes
+    assert (r["slices"]["charts"], r["slices"]["model_curves"], r["slices"]["mean_points"]) == (dim, dim, dim * GRID)
+    assert r["slices"]["x_axes"] == ["value"] * dim and r["slices"]["boxes"] == 0
     assert r["importance"]["bars"] == dim
     assert r["table"]["rows"] == study["n_trials"] and r["table"]["columns"] == study_columns(study)
     assert r["research"] == {"info_series": 0}  # kbo stores no per-trial diagnostics (yet)
