@@ -6,6 +6,7 @@
 #include "kbo/acquisition/registry.hpp"
 #include "kbo/adaptive/register.hpp"
 #include "kbo/invariance/register.hpp"
+#include "kbo/moo/moo_strategy.hpp"
 #include "kbo/sets/register.hpp"
 #include "kbo/storage/storage.hpp"
 #include "kbo/strategy/registry.hpp"
@@ -21,6 +22,7 @@ void register_builtin_modules() {
     register_invariance_module();
     register_sets_module();
     register_adaptive_module();
+    register_moo_module();
   });
 }
 

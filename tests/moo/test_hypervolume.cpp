@@ -181,7 +181,9 @@ TEST(BoxDecomposition, BoxesAreDisjointAndFillTheComplement) {
           overlap = overlap && std::min(boxes.upper(a, j), boxes.upper(b, j)) > std::max(boxes.lower(a, j), boxes.lower(b, j));
         EXPECT_FALSE(overlap) << a << " " << b;
       }
-    if (m == 2) EXPECT_EQ(boxes.size(), static_cast<int>(kbo::pareto_front(Y).rows()) + 1);
+    if (m == 2) {
+      EXPECT_EQ(boxes.size(), static_cast<int>(kbo::pareto_front(Y).rows()) + 1);
+    }
   }
 }
 
