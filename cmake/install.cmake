@@ -5,7 +5,7 @@ include(CMakePackageConfigHelpers)
 
 set(KBO_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/kbo)
 set(kbo_library_targets kbo_deps kbo_core kbo_model kbo_acquisition kbo_optimize kbo_strategy kbo_storage
-    kbo_study kbo_invariance kbo_sets kbo_adaptive kbo_kfo kbo_modules kbo_library)
+    kbo_study kbo_invariance kbo_sets kbo_adaptive kbo_kfo kbo_moo kbo_modules kbo_library)
 
 install(TARGETS kbo RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ${kbo_library_targets} EXPORT kboTargets

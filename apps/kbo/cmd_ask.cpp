@@ -43,6 +43,7 @@ int run_ask(int argc, char** argv) {
     StudyOptions base;
     base.strategy = existing.strategy_config();
     base.minimize = existing.minimize();
+    base.directions = existing.record().directions;
     o = parser.resolve(base);
     wanted = make_study_record(o, existing.record().space);
   }

@@ -92,7 +92,7 @@ int run_import(int argc, char** argv) {
       }
       const nlohmann::json v = cell_value(cells[col["value"]]);
       if (!v.is_number()) throw InputError("value '" + cells[col["value"]] + "' is not a number");
-      EvaluatedPoint r{study.point_from_json(point), v.get<double>(), {}};
+      EvaluatedPoint r{study.point_from_json(point), v.get<double>(), {}, {}};
       for (std::size_t c : cons) {
         const nlohmann::json cv = cell_value(cells[c]);
         if (!cv.is_number()) throw InputError("constraint '" + cells[c] + "' is not a number");

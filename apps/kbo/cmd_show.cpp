@@ -23,6 +23,10 @@ int run_show(int argc, char** argv) {
   app.add_option("--top", top, "only the N first trials of --sort (with --top the default order is value)");
   app.add_option("--sort", sort, "id | value (best first; then failed, then pending trials) (default id)");
   app.add_option("--format", format, "table | csv | json (default table; --json = --format json)");
+  bool pareto = false;
+  app.add_flag("--pareto", pareto,
+               "a study with several objectives: only its Pareto front (non-dominated complete trials) and the "
+               "hypervolume (with --json: study, directions, pareto_front, hypervolume)");
   parse(app, argc, argv);
   const StudyOptions o = parser.resolve();
   if (top < 0) throw InputError("--top must be >= 1 (or 0: every trial)");
@@ -36,6 +40,20 @@ int run_show(int argc, char** argv) {
   const std::shared_ptr<Storage> storage = open_storage(o.storage, StorageAccess::ReadOnly);
   const Study study = Study::open(storage, choose_study(*storage, o));
   nlohmann::json out = study.to_json();
+  if (pareto) {
+    if (study.n_objectives() == 1)
+      throw InputError("--pareto needs a study with several objectives; study '" + study.name() + "' has one");
+    if (top > 0 || !sort.empty() || format == "csv") throw InputError("--pareto takes no --top, --sort or --format csv");
+    if (o.json || format == "json") {
+      std::cout << nlohmann::json{{"study", out["study"]}, {"directions", out["directions"]},
+                                  {"pareto_front", out["pareto_front"]}, {"hypervolume", out["hypervolume"]}}
+                       .dump()
+                << std::endl;
+    } else {
+      print_pareto_front(std::cout, out);
+    }
+    return 0;
+  }
   const TrialOrder order = sort == "value" || (sort.empty() && top > 0) ? TrialOrder::Value : TrialOrder::Id;
   const std::vector<nlohmann::json> rows = select_trials(out, order, top);
   if (o.json || format == "json") {

@@ -27,23 +27,37 @@ int run_tell(int argc, char** argv) {
   parse(app, argc, argv);
   const StudyOptions o = parser.resolve();
   const std::vector<double> cons = constraints.empty() ? std::vector<double>() : constraints_from_text(constraints);
-  if (!constraints.empty() && !o.value) throw InputError("--constraints go with --value (a complete trial)");
+  if (o.value && o.values) throw InputError("--value and --values are mutually exclusive (--values: several objectives)");
+  const bool has_result = o.value || o.values;
+  if (!constraints.empty() && !has_result) throw InputError("--constraints go with --value (a complete trial)");
+  // --values only on a study with several objectives (a one-objective study takes --value).
+  const auto check_values_flag = [&](const Study& study) {
+    if (o.values && study.n_objectives() == 1)
+      throw InputError("--values is for studies with several objectives; study '" + study.name() +
+                       "' has one: use --value V");
+  };
   if (!point.empty()) {
     if (o.trial) throw InputError("--point and --trial are mutually exclusive (a new trial, or a pending one)");
-    if (!o.value) throw InputError("--point needs --value V (the result of that point)");
+    if (!has_result) throw InputError("--point needs --value V (the result of that point)");
     require_persistent_storage(o);
     Study study = Study::open(open_storage(o.storage, StorageAccess::Existing), o.study);
+    check_values_flag(study);
     const Vec x = point_from_text(study, point);
-    std::cout << warm_start_line(study, study.add_evaluated(x, *o.value, cons)).dump() << std::endl;
+    EvaluatedPoint row{x, o.value ? *o.value : o.values->front(), cons, o.values ? *o.values : std::vector<double>()};
+    std::cout << warm_start_line(study, study.add_evaluated(std::vector<EvaluatedPoint>{row}).front()).dump() << std::endl;
     return 0;
   }
   if (!o.trial) throw InputError("--trial ID is required (the id `kbo ask` printed), or --point P for a new trial");
-  if (!o.value && !o.failed) throw InputError("--value V or --failed REASON is required");
+  if (!has_result && !o.failed) throw InputError("--value V (--values V1,V2,... with several objectives) or --failed REASON is required");
   require_persistent_storage(o);
   Study study = Study::open(open_storage(o.storage, StorageAccess::Existing), o.study);
-  const Trial t = o.value ? study.tell(*o.trial, *o.value, force, cons) : study.fail(*o.trial, *o.failed, force);
+  check_values_flag(study);
+  const Trial t = o.values ? study.tell_values(*o.trial, *o.values, force, cons)
+                  : o.value ? study.tell(*o.trial, *o.value, force, cons)
+                            : study.fail(*o.trial, *o.failed, force);
   nlohmann::json out = {{"trial", t.id}, {"state", to_string(t.state)}, {"study", study.name()}};
   out["value"] = t.value ? nlohmann::json(*t.value) : nlohmann::json(nullptr);
+  if (!t.values.empty()) out["values"] = t.values;
   if (t.state == TrialState::Failed) out["reason"] = t.reason;
   std::cout << out.dump() << std::endl;
   return 0;

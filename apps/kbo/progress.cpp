@@ -123,7 +123,12 @@ void RunProgress::finished(const Trial& t, int finished, const std::optional<Tri
     draw();
     return;
   }
-  std::string what = t.state == TrialState::Complete ? "complete " + number_text(*t.value) : "failed";
+  std::string shown;  // the value, or every value of a study with several objectives
+  if (t.state == TrialState::Complete) {
+    shown = t.values.empty() ? number_text(*t.value) : "";
+    for (double v : t.values) shown += (shown.empty() ? "" : ", ") + number_text(v);
+  }
+  std::string what = t.state == TrialState::Complete ? "complete " + shown : "failed";
   if (took) what += " in " + duration_text(*took);
   if (t.state == TrialState::Failed) what += " (" + terminal_text(t.reason) + ")";
   std::fprintf(stderr, "[%d/%d] trial %d %s | %s\n", finished_, total_, t.id, what.c_str(), rate_and_best(now).c_str());
@@ -158,7 +163,7 @@ void RunProgress::observe(const std::vector<Trial>& trials) {
   }
   // Each new trial is reported with the best among those finished up to it.
   auto better = [&](const Trial& a, const std::optional<Trial>& b) {
-    return a.state == TrialState::Complete && (!b || (minimize_ ? *a.value < *b->value : *a.value > *b->value));
+    return a.state == TrialState::Complete && a.values.empty() && (!b || (minimize_ ? *a.value < *b->value : *a.value > *b->value));
   };
   std::optional<Trial> best;
   for (const auto& t : trials) {

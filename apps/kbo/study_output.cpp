@@ -52,21 +52,52 @@ std::string state_word(const nlohmann::json& t) {
   return t.contains("phase") ? t["phase"].get<std::string>() : t["state"].get<std::string>();
 }
 
+/// A study with several objectives: its directions "minimize,maximize".
+std::string directions_word(const nlohmann::json& s) {
+  if (!s.contains("directions")) return s["direction"].get<std::string>();
+  std::string w;
+  for (const auto& d : s["directions"]) w += (w.empty() ? "" : ",") + d.get<std::string>();
+  return w;
+}
+
+/// The value column: the value, or with several objectives every value ("0.5, 3").
+std::string fmt_values(const nlohmann::json& t) {
+  if (!t.contains("values") || t["values"].is_null()) return fmt_value(t["value"]);
+  std::string out;
+  for (const auto& v : t["values"]) out += (out.empty() ? "" : ", ") + fmt_value(v);
+  return out;
+}
+
 void print_header(std::ostream& out, const nlohmann::json& s) {
   out << "study '" << s["study"].get<std::string>() << "' in " << s["storage"].get<std::string>() << " ("
-      << s["direction"].get<std::string>() << ", " << describe_space_json(s["space"]) << ")\n";
+      << directions_word(s) << ", " << describe_space_json(s["space"]) << ")\n";
+}
+
+void print_hypervolume(std::ostream& out, const nlohmann::json& s) {
+  const nlohmann::json& front = s["pareto_front"];
+  out << "Pareto front: " << front.size() << " trial" << (front.size() == 1 ? "" : "s");
+  if (!front.empty()) {
+    out << " (";
+    for (std::size_t i = 0; i < front.size(); ++i) out << (i ? ", " : "") << front[i]["id"].get<int>();
+    out << ")";
+  }
+  out << "\n";
+  if (!s["hypervolume"].is_null())
+    out << "hypervolume " << fmt_value(s["hypervolume"]["value"]) << " (reference point "
+        << fmt_x(s["hypervolume"]["reference_point"]) << ", " << s["hypervolume"]["reference"].get<std::string>()
+        << ")\n";
 }
 
 void print_rows(std::ostream& out, const nlohmann::json& s, const std::vector<nlohmann::json>& rows) {
   char line[256];
-  std::snprintf(line, sizeof line, "%6s  %-9s %16s  %s\n", "trial", "state", "value",
+  std::snprintf(line, sizeof line, "%6s  %-9s %16s  %s\n", "trial", "state", s.contains("directions") ? "values" : "value",
                 s.contains("best_params") ? "params" : "x");
   out << line;
   const nlohmann::json best_id = s["best_trial"];
   for (const auto& t : rows) {
     const bool is_best = !best_id.is_null() && t["id"] == best_id;
     std::snprintf(line, sizeof line, "%5d%s  %-9s %16s  ", t["id"].get<int>(), is_best ? "*" : " ",
-                  state_word(t).c_str(), fmt_value(t["value"]).c_str());
+                  state_word(t).c_str(), fmt_values(t).c_str());
     out << line << fmt_point(s, t, "x", "params");
     if (t.contains("reason")) out << "  (" << t["reason"].get<std::string>() << ")";
     if (t.contains("info") && t["info"].contains("kernel")) out << "  [" << t["info"]["kernel"].get<std::string>() << "]";
@@ -86,6 +117,10 @@ void print_counts_and_best(std::ostream& out, const nlohmann::json& s) {
     out << " (" << list << ")";
   }
   out << "\n";
+  if (s.contains("pareto_front")) {
+    print_hypervolume(out, s);
+    return;
+  }
   const nlohmann::json best_id = s["best_trial"];
   if (best_id.is_null()) out << "no complete trial yet\n";
   else out << "best: trial " << best_id.get<int>() << ", value " << fmt_value(s["best_value"])
@@ -179,14 +214,34 @@ void print_study_csv(std::ostream& out, const nlohmann::json& s, const std::vect
   }
 }
 
+std::vector<nlohmann::json> pareto_trials(const nlohmann::json& s) {
+  std::vector<nlohmann::json> rows;
+  if (!s.contains("pareto_front")) return rows;
+  for (const auto& p : s["pareto_front"])
+    for (const auto& t : s["trials"])
+      if (t["id"] == p["id"]) rows.push_back(t);
+  return rows;
+}
+
+void print_pareto_front(std::ostream& out, const nlohmann::json& study) {
+  const nlohmann::json s = for_terminal(study);
+  print_header(out, s);
+  print_rows(out, s, pareto_trials(s));
+  print_hypervolume(out, s);
+}
+
 void print_run_summary(std::ostream& out, const nlohmann::json& study, int top, const std::string& show_all) {
   const nlohmann::json s = for_terminal(study);
   print_header(out, s);
   std::vector<nlohmann::json> best;
-  for (const auto& t : select_trials(s, TrialOrder::Value, 0))
+  // Several objectives: the Pareto front's trials (up to `top`) instead of the best values of the first.
+  const std::vector<nlohmann::json> order =
+      s.contains("pareto_front") ? pareto_trials(s) : select_trials(s, TrialOrder::Value, 0);
+  for (const auto& t : order)
     if (t["state"] == "complete" && static_cast<int>(best.size()) < top) best.push_back(t);
   if (!best.empty()) {
-    if (s["n_complete"].get<int>() > top) out << "top " << top << " of " << s["n_complete"].get<int>() << " complete trials:\n";
+    if (s.contains("pareto_front")) out << "Pareto front" << (order.size() > best.size() ? " (first " + std::to_string(top) + ")" : "") << ":\n";
+    else if (s["n_complete"].get<int>() > top) out << "top " << top << " of " << s["n_complete"].get<int>() << " complete trials:\n";
     print_rows(out, s, best);
   }
   print_counts_and_best(out, s);

@@ -27,6 +27,9 @@ void print_study_csv(std::ostream& out, const nlohmann::json& study, const std::
 
 /// The end of a run: the best `top` complete trials, counts, the best point, the last failure's reason,
 /// and, when rows were left out, how to see them all (`show_all`, e.g. the `kbo show` command).
+/// A study with several objectives: its Pareto front's trials and the hypervolume (`kbo show --pareto`).
+void print_pareto_front(std::ostream& out, const nlohmann::json& study);
+
 void print_run_summary(std::ostream& out, const nlohmann::json& study, int top, const std::string& show_all);
 
 }  // namespace kbo::cli

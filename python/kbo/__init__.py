@@ -72,6 +72,11 @@ class Result:
             None if self._dict.get("best_params") is None else {k: self._dict["best_params"][k] for k in order})
         self.params: Optional[List[Dict[str, Any]]] = (
             [t.params for t in self.trials] if "best_params" in self._dict else None)
+        # Several objectives: the non-dominated complete (feasible) trials, each {"id", "values", "x"(,
+        # "params")}, and {"value", "reference_point", "reference"} of the hypervolume they dominate; None
+        # for one objective.
+        self.pareto_front: Optional[List[Dict[str, Any]]] = self._dict.get("pareto_front")
+        self.hypervolume: Optional[Dict[str, Any]] = self._dict.get("hypervolume")
 
     @property
     def minimize(self) -> bool:
@@ -133,6 +138,13 @@ class Study:
             kwargs["problem"] = str(problem)
         elif storage is None and "config" not in options:
             raise ValueError("an in-memory study (storage=None) needs bounds=... or problem=...")
+        directions = options.pop("directions", None)
+        if direction is not None and directions is not None:
+            raise ValueError("give direction (one objective) or directions (several), not both")
+        if directions is not None:
+            if isinstance(directions, str) or not isinstance(directions, Sequence):
+                raise ValueError(f"directions must be a list such as ['minimize', 'maximize'] (got {directions!r})")
+            kwargs["directions"] = [str(d) for d in directions]
         if direction is not None:
             if direction not in ("minimize", "maximize"):
                 raise ValueError(f"direction must be 'minimize' or 'maximize' (got {direction!r})")
@@ -169,6 +181,11 @@ class Study:
         return "minimize" if self._s.minimize else "maximize"
 
     @property
+    def directions(self) -> List[str]:
+        """One "minimize" | "maximize" per objective (one entry for a one-objective study)."""
+        return list(self._s.directions)
+
+    @property
     def dim(self) -> int:
         return self._s.dim
 
@@ -201,12 +218,18 @@ class Study:
         else a new pending trial at the strategy's next suggestion (the GIL is released meanwhile)."""
         return self._s.ask()
 
-    def tell(self, trial: Union[Trial, int, Dict[str, Any], Sequence[float], np.ndarray], value: float,
-             constraints: Optional[Sequence[float]] = None) -> Trial:
-        """Completes a pending trial (a kbo.Trial or its id) with a finite value (in the study's direction).
-        Given a point instead ({name: value} for named parameters, or an array), adds a NEW complete trial
-        evaluated elsewhere (warm start). constraints: outcome constraint values (feasible iff all <= 0)."""
+    def tell(self, trial: Union[Trial, int, Dict[str, Any], Sequence[float], np.ndarray],
+             value: Union[float, Sequence[float]], constraints: Optional[Sequence[float]] = None) -> Trial:
+        """Completes a pending trial (a kbo.Trial or its id) with a finite value (in the study's direction);
+        a study with several objectives takes a sequence of values, one per direction. Given a point instead
+        ({name: value} for named parameters, or an array), adds a NEW complete trial evaluated elsewhere (warm
+        start). constraints: outcome constraint values (feasible iff all <= 0)."""
         cons = [] if constraints is None else [float(c) for c in constraints]
+        if not np.isscalar(value):
+            values = [float(v) for v in np.asarray(value, dtype=float).ravel()]
+            if isinstance(trial, Mapping) or isinstance(trial, (list, tuple, np.ndarray)):
+                return self._s.add_evaluated_values(_point(trial), values, cons)
+            return self._s.tell_values(_trial_id(trial), values, cons)
         if isinstance(trial, Mapping) or isinstance(trial, (list, tuple, np.ndarray)):
             return self._s.add_evaluated(_point(trial), float(value), cons)
         return self._s.tell(_trial_id(trial), float(value), cons)
@@ -420,7 +443,9 @@ def _run(direction: str, f: Callable[[np.ndarray], float], bounds: Any, iters: O
     for key, hint in _PEER_KEYWORDS.items():
         if key in options:
             raise TypeError(f"unexpected keyword '{key}': {hint}")
-    if "direction" in options:  # Optuna's create_study(direction=...)
+    if "directions" in options:  # several objectives: f returns one value per direction
+        direction = None
+    elif "direction" in options:  # Optuna's create_study(direction=...)
         other = "maximize" if direction == "minimize" else "minimize"
         raise TypeError(f"unexpected keyword 'direction': kbo.{direction} {direction}s; use kbo.{other} to {other}")
     if not callable(f):

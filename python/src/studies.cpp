@@ -98,6 +98,7 @@ std::unique_ptr<PyStudy> open_study(const py::dict& kwargs) {
     StudyOptions base;
     base.strategy = existing.strategy_config();
     base.minimize = existing.minimize();
+    base.directions = existing.record().directions;
     o = apply_keywords(base, kwargs);
     wanted = make_study_record(o, existing.record().space);
   }
@@ -154,6 +155,48 @@ bool optimize(PyStudy& s, const py::object& f, int n_total, const py::object& ca
       // Outcome constraints: (value, [c1, ...]) or {"value": v, "constraints": [c1, ...]}.
       std::vector<double> constraints;
       py::object cs = py::none();
+      const bool several = s.study.n_objectives() > 1;
+      const auto is_sequence = [](const py::handle& h) {
+        return py::isinstance<py::list>(h) || py::isinstance<py::tuple>(h) ||
+               (py::hasattr(h, "__len__") && py::hasattr(h, "__getitem__") && !py::isinstance<py::str>(h) &&
+                !py::isinstance<py::dict>(h));
+      };
+      if (several) {
+        // Several objectives: a sequence of values, (values, [c1, ...]) or {"values": [...], "constraints": [...]}.
+        if (py::isinstance<py::tuple>(r) && py::len(r) == 2 && is_sequence(r.cast<py::tuple>()[0])) {
+          cs = r.cast<py::tuple>()[1];
+          r = r.cast<py::tuple>()[0];
+        } else if (py::isinstance<py::dict>(r)) {
+          py::dict d = r.cast<py::dict>();
+          if (!d.contains("values")) return Evaluation::failed("objective returned a dict without \"values\"");
+          if (d.contains("constraints")) cs = d["constraints"];
+          r = d["values"];
+        }
+        if (!is_sequence(r))
+          return Evaluation::failed("objective returned " + std::string(py::str(py::type::of(r).attr("__name__"))) +
+                                    " (expected a sequence of " + std::to_string(s.study.n_objectives()) + " numbers)");
+        std::vector<double> values;
+        for (const auto& item : r) {
+          const double v = PyFloat_AsDouble(item.ptr());
+          if (v == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return Evaluation::failed("objective values must be numbers");
+          }
+          values.push_back(v);
+        }
+        if (!cs.is_none())
+          for (const auto& c : cs) constraints.push_back(PyFloat_AsDouble(c.ptr()));
+        if (PyErr_Occurred()) PyErr_Clear();
+        for (double c : constraints)
+          if (!std::isfinite(c)) return Evaluation::failed("constraints must be finite numbers");
+        if (values.empty()) return Evaluation::failed("objective returned no values");
+        for (double v : values)
+          if (!std::isfinite(v)) return Evaluation::failed("non-finite objective value");
+        // A wrong number of values stops the run with an InputError (Study::work), nothing stored.
+        Evaluation ev = Evaluation::ok(values);
+        ev.constraints = std::move(constraints);
+        return ev;
+      }
       if (py::isinstance<py::tuple>(r) && py::len(r) == 2) {
         cs = r.cast<py::tuple>()[1];
         r = r.cast<py::tuple>()[0];
@@ -237,6 +280,7 @@ void init_studies(py::module_& m) {
       .def_readonly("created_at", &Trial::created_at)
       .def_readonly("finished_at", &Trial::finished_at)
       .def_readonly("constraints", &Trial::constraints)
+      .def_readonly("values", &Trial::values)
       .def_property_readonly("feasible", [](const Trial& t) { return is_feasible(t); })
       .def("__repr__", [](const Trial& t) {
         std::string s = "Trial(id=" + std::to_string(t.id) + ", state=" + to_string(t.state);
@@ -250,6 +294,7 @@ void init_studies(py::module_& m) {
       .def_property_readonly("name", [](const PyStudy& s) { return s.study.name(); })
       .def_property_readonly("storage", [](const PyStudy& s) { return s.study.storage().url(); })
       .def_property_readonly("minimize", [](const PyStudy& s) { return s.study.minimize(); })
+      .def_property_readonly("directions", [](const PyStudy& s) { return s.study.directions(); })
       .def_property_readonly("dim", [](const PyStudy& s) { return s.study.space()->dim(); })
       .def_property_readonly("space", [](const PyStudy& s) { return json_to_py(s.study.record().space); })
       .def_property_readonly("config", [](const PyStudy& s) { return json_to_py(s.study.record().config); })
@@ -283,6 +328,20 @@ void init_studies(py::module_& m) {
              return s.trial(t);
            },
            py::arg("id"), py::arg("value"), py::arg("constraints") = std::vector<double>())
+      .def("tell_values",
+           [](PyStudy& s, int id, const std::vector<double>& values, const std::vector<double>& constraints) {
+             py::gil_scoped_release nogil;
+             return s.study.tell_values(id, values, false, constraints);
+           },
+           py::arg("id"), py::arg("values"), py::arg("constraints") = std::vector<double>())
+      .def("add_evaluated_values",
+           [](PyStudy& s, const py::object& point, const std::vector<double>& values,
+              const std::vector<double>& constraints) {
+             const Vec x = s.study.point_from_json(json_from_py(point));
+             if (values.empty()) throw InputError("values: give one number per objective");
+             py::gil_scoped_release nogil;
+             return s.study.add_evaluated(std::vector<EvaluatedPoint>{{x, values.front(), constraints, values}}).front();
+           })
       .def("enqueue",
            [](PyStudy& s, const py::object& point) {
              const Vec x = s.study.point_from_json(json_from_py(point));

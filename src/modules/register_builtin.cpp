@@ -7,6 +7,7 @@
 #include "kbo/core/registry.hpp"
 #include "kbo/adaptive/register.hpp"
 #include "kbo/invariance/register.hpp"
+#include "kbo/moo/moo_strategy.hpp"
 #include "kbo/sets/register.hpp"
 #include "kbo/storage/storage.hpp"
 #include "kbo/strategy/registry.hpp"
@@ -23,6 +24,7 @@ void register_builtin_modules() {
     register_invariance_module();
     register_sets_module();
     register_adaptive_module();
+    register_moo_module();
   });
 }
 

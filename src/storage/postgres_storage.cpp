@@ -21,7 +21,7 @@ namespace kbo {
 
 namespace {
 
-// The current schema (version kSchemaVersion = 6); same tables and meaning as the SQLite schema.
+// The current schema (version kSchemaVersion = 7); same tables and meaning as the SQLite schema.
 // Points are JSON text (round-trip exact); values DOUBLE PRECISION, sent and read as 17-digit text.
 constexpr const char* kPostgresSchema = R"sql(
 CREATE TABLE studies(
@@ -31,7 +31,8 @@ CREATE TABLE studies(
   space TEXT NOT NULL,
   config TEXT NOT NULL,
   created_at DOUBLE PRECISION NOT NULL,
-  budget INTEGER);
+  budget INTEGER,
+  directions TEXT);
 CREATE TABLE trials(
   study_id BIGINT NOT NULL REFERENCES studies(id),
   number INTEGER NOT NULL,
@@ -47,12 +48,13 @@ CREATE TABLE trials(
   lease_until DOUBLE PRECISION,
   constraints TEXT,
   info TEXT,
+  objective_values TEXT,
   PRIMARY KEY(study_id, number));
 CREATE TABLE model_state(
   study_id BIGINT PRIMARY KEY REFERENCES studies(id),
   state TEXT NOT NULL,
   updated_at DOUBLE PRECISION NOT NULL);
-INSERT INTO kbo_meta(key, value) VALUES('schema_version', '6');
+INSERT INTO kbo_meta(key, value) VALUES('schema_version', '7');
 )sql";
 
 // kPostgresMigrations[v - 1] takes schema version v to v + 1 (version 1 = the SQLite v1 layout).
@@ -83,6 +85,12 @@ CREATE TABLE model_state(
   state TEXT NOT NULL,
   updated_at DOUBLE PRECISION NOT NULL);
 UPDATE kbo_meta SET value = '6' WHERE key = 'schema_version';
+)sql",
+    // 7: studies with several objectives
+    R"sql(
+ALTER TABLE studies ADD COLUMN directions TEXT;
+ALTER TABLE trials ADD COLUMN objective_values TEXT;
+UPDATE kbo_meta SET value = '7' WHERE key = 'schema_version';
 )sql",
 };
 static_assert(sizeof(kPostgresMigrations) / sizeof(kPostgresMigrations[0]) == kSchemaVersion - 1);
@@ -219,7 +227,7 @@ Result run(PGconn* conn, const std::string& url, const std::string& sql, const s
 /// A trial row; a row kbo cannot have written (a point that is no list of numbers, an unknown state) is
 /// InputError naming the trial (throw_damaged_trial).
 Trial trial_from_row(const Result& r, int row, const std::string& url) {
-  // Columns: number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, info
+  // Columns: number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints, info, objective_values
   Trial t;
   t.id = static_cast<int>(r.integer(row, 0));
   try {
@@ -238,11 +246,12 @@ Trial trial_from_row(const Result& r, int row, const std::string& url) {
   t.retry_of = r.null(row, 9) ? -1 : static_cast<int>(r.integer(row, 9));
   t.lease_until = r.null(row, 10) ? 0.0 : r.real(row, 10);
   if (!r.null(row, 12)) t.info = parse_trial_info(r.text(row, 12));
+  if (!r.null(row, 13)) t.values = values_from_text(r.text(row, 13));
   return t;
 }
 
 constexpr const char* kPostgresTrialColumns =
-    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints, info";
+    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints, info, objective_values";
 
 void ignore_notice(void*, const char*) {}  // "relation already exists, skipping" and the like
 
@@ -367,7 +376,7 @@ std::vector<Trial> PostgresStorage::read_trials(const std::string& sid) {
 
 std::optional<StudyRecord> PostgresStorage::load_study_unlocked(const std::string& name) {
   const Result r = run(conn_, url_,
-                       "SELECT name, direction, space, config, created_at, budget FROM studies WHERE name = $1",
+                       "SELECT name, direction, space, config, created_at, budget, directions FROM studies WHERE name = $1",
                        {name});
   if (r.rows() == 0) return std::nullopt;
   StudyRecord s;
@@ -377,6 +386,7 @@ std::optional<StudyRecord> PostgresStorage::load_study_unlocked(const std::strin
   s.config = nlohmann::json::parse(r.text(0, 3));
   s.created_at = r.real(0, 4);
   if (!r.null(0, 5)) s.budget = static_cast<int>(r.integer(0, 5));
+  if (!r.null(0, 6)) s.directions = directions_from_text(r.text(0, 6));
   return s;
 }
 
@@ -387,10 +397,11 @@ StudyRecord PostgresStorage::create_study_if_absent(const StudyRecord& wanted) {
   if (r.created_at == 0.0) r.created_at = unix_now();
   // ON CONFLICT: two workers creating the same study at once both succeed; the first one wins.
   run(conn_, url_,
-      "INSERT INTO studies(name, direction, space, config, created_at, budget) VALUES($1, $2, $3, $4, $5, $6) "
-      "ON CONFLICT (name) DO NOTHING",
+      "INSERT INTO studies(name, direction, space, config, created_at, budget, directions) "
+      "VALUES($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name) DO NOTHING",
       {r.name, std::string(r.minimize ? "minimize" : "maximize"), r.space.dump(), r.config.dump(),
-       fmt_double(r.created_at), r.budget ? Param(std::to_string(*r.budget)) : Param()});
+       fmt_double(r.created_at), r.budget ? Param(std::to_string(*r.budget)) : Param(),
+       r.directions.empty() ? Param() : Param(directions_text(r.directions))});
   auto stored = load_study_unlocked(r.name);
   txn.commit();
   return *stored;
@@ -468,7 +479,8 @@ std::optional<Trial> PostgresStorage::claim_pending(const std::string& study, co
 }
 
 Trial PostgresStorage::finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
-                              const std::string& reason, const Teller& by, const std::vector<double>& constraints) {
+                              const std::string& reason, const Teller& by, const std::vector<double>& constraints,
+                              const std::vector<double>& values) {
   std::lock_guard lock(mutex_);
   Txn txn(*this);
   const std::string sid = lock_study(study);
@@ -490,11 +502,13 @@ Trial PostgresStorage::finish(const std::string& study, int trial_id, TrialState
   t.reason = state == TrialState::Failed ? stored_reason(reason) : std::string();
   t.finished_at = unix_now();
   t.constraints = state == TrialState::Complete ? constraints : std::vector<double>();
+  t.values = state == TrialState::Complete ? values : std::vector<double>();
   run(conn_, url_,
-      "UPDATE trials SET state = $1, value = $2, reason = $3, finished_at = $4, constraints = $7 "
-      "WHERE study_id = $5 AND number = $6",
+      "UPDATE trials SET state = $1, value = $2, reason = $3, finished_at = $4, constraints = $7, "
+      "objective_values = $8 WHERE study_id = $5 AND number = $6",
       {to_string(state), t.value ? Param(fmt_double(*t.value)) : Param(), t.reason, fmt_double(t.finished_at), sid,
-       std::to_string(trial_id), t.constraints.empty() ? Param() : Param(constraints_text(t.constraints))});
+       std::to_string(trial_id), t.constraints.empty() ? Param() : Param(constraints_text(t.constraints)),
+       t.values.empty() ? Param() : Param(values_text(t.values))});
   txn.commit();  // durable (synchronous_commit on by default) before the caller reports the result
   return t;
 }
@@ -520,10 +534,11 @@ std::vector<Trial> PostgresStorage::add_completed(const std::string& study, cons
     check_constraint_count(first, r.constraints);
     Trial t = completed_trial(r, next++, worker, unix_now());
     run(conn_, url_,
-        "INSERT INTO trials(study_id, number, x, value, state, worker, created_at, finished_at, constraints) "
-        "VALUES($1, $2, $3, $4, 'complete', $5, $6, $7, $8)",
+        "INSERT INTO trials(study_id, number, x, value, state, worker, created_at, finished_at, constraints, "
+        "objective_values) VALUES($1, $2, $3, $4, 'complete', $5, $6, $7, $8, $9)",
         {sid, std::to_string(t.id), dump_x(t.x), fmt_double(*t.value), worker, fmt_double(t.created_at),
-         fmt_double(t.finished_at), t.constraints.empty() ? Param() : Param(constraints_text(t.constraints))});
+         fmt_double(t.finished_at), t.constraints.empty() ? Param() : Param(constraints_text(t.constraints)),
+         t.values.empty() ? Param() : Param(values_text(t.values))});
     if (!first) first = t;
     added.push_back(std::move(t));
   }

@@ -104,7 +104,7 @@ std::optional<Trial> ReconnectingStorage::claim_pending(const std::string& study
 
 Trial ReconnectingStorage::finish(const std::string& study, int trial_id, TrialState state,
                                   std::optional<double> value, const std::string& reason, const Teller& by,
-                                  const std::vector<double>& constraints) {
+                                  const std::vector<double>& constraints, const std::vector<double>& values) {
   return retry([&](int attempt) {
     if (attempt > 0) {
       // Already finished as asked by the first attempt (its COMMIT went through): done, not an error.
@@ -113,7 +113,7 @@ Trial ReconnectingStorage::finish(const std::string& study, int trial_id, TrialS
             (state == TrialState::Complete ? t.value == value : t.reason == stored_reason(reason)))
           return t;
     }
-    return inner_->finish(study, trial_id, state, value, reason, by, constraints);
+    return inner_->finish(study, trial_id, state, value, reason, by, constraints, values);
   });
 }
 

@@ -17,7 +17,7 @@ namespace kbo {
 
 namespace {
 
-// The current schema (version kSchemaVersion = 6). Points are JSON arrays (nlohmann writes doubles
+// The current schema (version kSchemaVersion = 7). Points are JSON arrays (nlohmann writes doubles
 // with round-trip precision).
 constexpr const char* kSqliteSchema = R"sql(
 CREATE TABLE studies(
@@ -27,7 +27,8 @@ CREATE TABLE studies(
   space TEXT NOT NULL,
   config TEXT NOT NULL,
   created_at REAL NOT NULL,
-  budget INTEGER);
+  budget INTEGER,
+  directions TEXT);
 CREATE TABLE trials(
   study_id INTEGER NOT NULL REFERENCES studies(id),
   number INTEGER NOT NULL,
@@ -43,12 +44,13 @@ CREATE TABLE trials(
   lease_until REAL,
   constraints TEXT,
   info TEXT,
+  objective_values TEXT,
   PRIMARY KEY(study_id, number));
 CREATE TABLE model_state(
   study_id INTEGER PRIMARY KEY REFERENCES studies(id),
   state TEXT NOT NULL,
   updated_at REAL NOT NULL);
-INSERT INTO kbo_meta(key, value) VALUES('schema_version', '6');
+INSERT INTO kbo_meta(key, value) VALUES('schema_version', '7');
 )sql";
 
 // Migrations: kSqliteMigrations[v - 1] takes schema version v to v + 1.
@@ -79,6 +81,12 @@ CREATE TABLE model_state(
   state TEXT NOT NULL,
   updated_at REAL NOT NULL);
 UPDATE kbo_meta SET value = '6' WHERE key = 'schema_version';
+)sql",
+    // 7: studies with several objectives
+    R"sql(
+ALTER TABLE studies ADD COLUMN directions TEXT;
+ALTER TABLE trials ADD COLUMN objective_values TEXT;
+UPDATE kbo_meta SET value = '7' WHERE key = 'schema_version';
 )sql",
 };
 static_assert(sizeof(kSqliteMigrations) / sizeof(kSqliteMigrations[0]) == kSchemaVersion - 1);
@@ -339,7 +347,7 @@ std::int64_t SqliteStorage::study_id(const std::string& name) {
 namespace {
 
 constexpr const char* kSqliteTrialColumns =
-    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints, info";
+    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints, info, objective_values";
 
 /// A trial row; a row kbo cannot have written (text where a number belongs, a point that is no list of
 /// numbers, an unknown state) is InputError naming the trial (throw_damaged_trial).
@@ -363,6 +371,7 @@ Trial trial_from_row(const Stmt& q, const std::string& url) {
     throw_damaged_trial(url, t.id, e.what());
   }
   if (!q.is_null(12)) t.info = parse_trial_info(q.text(12));
+  if (!q.is_null(13)) t.values = values_from_text(q.text(13));
   return t;
 }
 
@@ -386,17 +395,20 @@ StudyRecord SqliteStorage::create_study_if_absent(const StudyRecord& wanted) {
   StudyRecord r = wanted;
   if (r.created_at == 0.0) r.created_at = unix_now();
   Stmt ins(db_, path_,
-           "INSERT INTO studies(name, direction, space, config, created_at, budget) VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
+           "INSERT INTO studies(name, direction, space, config, created_at, budget, directions) "
+           "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
   ins.bind(1, r.name).bind(2, std::string(r.minimize ? "minimize" : "maximize"))
       .bind(3, r.space.dump()).bind(4, r.config.dump()).bind(5, r.created_at);
   if (r.budget) ins.bind(6, *r.budget); else ins.bind_null(6);
+  if (r.directions.empty()) ins.bind_null(7); else ins.bind(7, directions_text(r.directions));
   ins.run();
   txn.commit();
   return r;
 }
 
 std::optional<StudyRecord> SqliteStorage::load_study(const std::string& name) {
-  Stmt q(db_, path_, "SELECT name, direction, space, config, created_at, budget FROM studies WHERE name = ?1");
+  Stmt q(db_, path_,
+         "SELECT name, direction, space, config, created_at, budget, directions FROM studies WHERE name = ?1");
   q.bind(1, name);
   if (!q.step()) return std::nullopt;
   StudyRecord r;
@@ -406,6 +418,7 @@ std::optional<StudyRecord> SqliteStorage::load_study(const std::string& name) {
   r.config = nlohmann::json::parse(q.text(3));
   r.created_at = q.real(4);
   if (!q.is_null(5)) r.budget = static_cast<int>(q.integer(5));
+  if (!q.is_null(6)) r.directions = directions_from_text(q.text(6));
   return r;
 }
 
@@ -463,7 +476,8 @@ std::optional<Trial> SqliteStorage::claim_pending(const std::string& study, cons
 }
 
 Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
-                            const std::string& reason, const Teller& by, const std::vector<double>& constraints) {
+                            const std::string& reason, const Teller& by, const std::vector<double>& constraints,
+                            const std::vector<double>& values) {
   WriteTransaction txn(db_, path_);
   const auto sid = study_id(study);
   std::optional<Trial> found;
@@ -489,13 +503,15 @@ Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState s
   t.reason = state == TrialState::Failed ? stored_reason(reason) : std::string();
   t.finished_at = unix_now();
   t.constraints = state == TrialState::Complete ? constraints : std::vector<double>();
+  t.values = state == TrialState::Complete ? values : std::vector<double>();
   Stmt u(db_, path_,
-         "UPDATE trials SET state = ?1, value = ?2, reason = ?3, finished_at = ?4, constraints = ?7 "
-         "WHERE study_id = ?5 AND number = ?6");
+         "UPDATE trials SET state = ?1, value = ?2, reason = ?3, finished_at = ?4, constraints = ?7, "
+         "objective_values = ?8 WHERE study_id = ?5 AND number = ?6");
   u.bind(1, to_string(state));
   if (t.value) u.bind(2, *t.value); else u.bind_null(2);
   u.bind(3, t.reason).bind(4, t.finished_at).bind(5, sid).bind(6, trial_id);
   if (t.constraints.empty()) u.bind_null(7); else u.bind(7, constraints_text(t.constraints));
+  if (t.values.empty()) u.bind_null(8); else u.bind(8, values_text(t.values));
   u.run();
   txn.commit();  // durable (synchronous=FULL) before the caller reports the result
   return t;
@@ -527,11 +543,12 @@ std::vector<Trial> SqliteStorage::add_completed(const std::string& study, const 
     check_constraint_count(first, r.constraints);
     Trial t = completed_trial(r, next++, worker, unix_now());
     Stmt ins(db_, path_,
-             "INSERT INTO trials(study_id, number, x, value, state, worker, created_at, finished_at, constraints) "
-             "VALUES(?1, ?2, ?3, ?4, 'complete', ?5, ?6, ?7, ?8)");
+             "INSERT INTO trials(study_id, number, x, value, state, worker, created_at, finished_at, constraints, "
+             "objective_values) VALUES(?1, ?2, ?3, ?4, 'complete', ?5, ?6, ?7, ?8, ?9)");
     ins.bind(1, sid).bind(2, t.id).bind(3, dump_x(t.x)).bind(4, *t.value).bind(5, worker).bind(6, t.created_at)
         .bind(7, t.finished_at);
     if (t.constraints.empty()) ins.bind_null(8); else ins.bind(8, constraints_text(t.constraints));
+    if (t.values.empty()) ins.bind_null(9); else ins.bind(9, values_text(t.values));
     ins.run();
     if (!first) first = t;
     added.push_back(std::move(t));

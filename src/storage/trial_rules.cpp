@@ -47,6 +47,7 @@ Trial completed_trial(const EvaluatedPoint& row, int id, const std::string& work
   t.created_at = now;
   t.finished_at = now;
   t.constraints = row.constraints;
+  t.values = row.values;
   return t;
 }
 

@@ -118,14 +118,27 @@ Evaluation parse_value_line(const std::string& raw) {
   const std::string text = raw.substr(b, e - b + 1);
   const std::string shown = text.size() > 80 ? text.substr(0, 80) + "..." : text;
   if (text.front() == '{') {
-    // {"value": v} (other keys are the objective's own and ignored).
+    // {"value": v} or, with several objectives, {"values": [v1, v2, …]} (other keys are the objective's own
+    // and ignored).
     const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (!j.is_object() || !j.contains("value") || !j["value"].is_number())
-      return Evaluation::failed("last line of stdout is not a number nor a JSON object {\"value\": number}: '" +
-                                terminal_text(shown) + "'");
-    const double v = j["value"].get<double>();
+    std::vector<double> values;
+    if (j.is_object() && j.contains("values") && !j.contains("value")) {
+      const auto& vs = j["values"];
+      if (!vs.is_array() || vs.empty())
+        return Evaluation::failed("\"values\" must be a non-empty list of numbers: '" + terminal_text(shown) + "'");
+      for (const auto& v : vs) {
+        if (!v.is_number()) return Evaluation::failed("\"values\" must be a list of numbers: '" + terminal_text(shown) + "'");
+        if (!std::isfinite(v.get<double>())) return Evaluation::failed("non-finite value in '" + terminal_text(shown) + "'");
+        values.push_back(v.get<double>());
+      }
+    } else if (!j.is_object() || !j.contains("value") || !j["value"].is_number()) {
+      return Evaluation::failed("last line of stdout is not a number nor a JSON object {\"value\": number} or "
+                                "{\"values\": [numbers]}: '" + terminal_text(shown) + "'");
+    }
+    const double v = values.empty() ? j["value"].get<double>() : values.front();
     if (!std::isfinite(v)) return Evaluation::failed("non-finite value '" + shown + "'");
     Evaluation ev = Evaluation::ok(v);
+    ev.values = std::move(values);
     if (j.contains("constraints")) {
       // {"value": v, "constraints": [c1, ...]}: feasible iff every c_i <= 0.
       const auto& c = j["constraints"];

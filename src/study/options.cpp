@@ -181,6 +181,54 @@ std::vector<OptionSpec> build_table() {
       [](StudyOptions& o, const nlohmann::json& v) { o.minimize = flag("minimize", v); });
   add("maximize", K::Flag, kWhat, "", "maximise the objective",
       [](StudyOptions& o, const nlohmann::json& v) { o.minimize = !flag("maximize", v); });
+  add("directions", K::String, kWhat, "",
+      "several objectives: minimize|maximize per objective, comma separated (e.g. minimize,maximize); the "
+      "objective then reports {\"values\": [v1, v2, ...]}",
+      [](StudyOptions& o, const nlohmann::json& v) {
+        std::vector<std::string> words;
+        if (v.is_string()) {
+          std::stringstream ss(v.get<std::string>());
+          for (std::string w; std::getline(ss, w, ',');) words.push_back(trim(w));
+        } else if (v.is_array()) {
+          for (const auto& w : v) {
+            if (!w.is_string()) throw InputError("directions must be a list of 'minimize' or 'maximize'");
+            words.push_back(trim(w.get<std::string>()));
+          }
+        } else {
+          throw InputError("directions must be 'minimize,maximize,...' text or a list");
+        }
+        if (words.empty()) throw InputError("directions: give one 'minimize' or 'maximize' per objective");
+        for (const auto& w : words)
+          if (w != "minimize" && w != "maximize")
+            throw InputError("directions: unknown direction '" + w + "' (allowed: minimize, maximize)");
+        o.minimize = words.front() == "minimize";
+        o.directions = words.size() > 1 ? words : std::vector<std::string>();
+      });
+  add("ref-point", K::String, kWhat, "",
+      "several objectives: the hypervolume's reference point r1,r2,... in the objectives' own terms (default: "
+      "inferred from the Pareto front as BoTorch does)",
+      [](StudyOptions& o, const nlohmann::json& v) {
+        std::vector<double> r;
+        if (v.is_string()) {
+          std::stringstream ss(v.get<std::string>());
+          for (std::string w; std::getline(ss, w, ',');) {
+            const nlohmann::json x = nlohmann::json::parse(trim(w), nullptr, false);
+            if (!x.is_number()) throw InputError("ref-point: '" + trim(w) + "' is not a number");
+            r.push_back(x.get<double>());
+          }
+        } else if (v.is_array()) {
+          for (const auto& x : v) {
+            if (!x.is_number()) throw InputError("ref-point must be a list of numbers");
+            r.push_back(x.get<double>());
+          }
+        } else {
+          throw InputError("ref-point must be 'r1,r2,...' text or a list of numbers");
+        }
+        for (double x : r)
+          if (!std::isfinite(x)) throw InputError("ref-point must be finite numbers");
+        if (!o.strategy.module_options.is_object()) o.strategy.module_options = nlohmann::json::object();
+        o.strategy.module_options["moo"]["ref_point"] = r;
+      });
   // ---- run
   add("iters", K::Int, kRun, "", "BO iterations after the initial design (default 50)",
       [](StudyOptions& o, const nlohmann::json& v) { o.iters = static_cast<int>(int_in("iters", v, 0, 1000000)); });
@@ -290,6 +338,23 @@ std::vector<OptionSpec> build_table() {
         if (!v.is_number() || !std::isfinite(v.get<double>()))
           throw InputError("value must be a finite number (got " + v.dump() + "; report a failure with --failed REASON)");
         o.value = v.get<double>();
+      }, false);
+  add("values", K::String, kTell, "", "the objective values v1,v2,... of the trial (a study with several objectives)",
+      [](StudyOptions& o, const nlohmann::json& v) {
+        std::vector<double> r;
+        if (v.is_string()) {
+          std::stringstream ss(v.get<std::string>());
+          for (std::string w; std::getline(ss, w, ',');) {
+            const nlohmann::json x = nlohmann::json::parse(trim(w), nullptr, false);
+            if (!x.is_number() || !std::isfinite(x.get<double>()))
+              throw InputError("values: '" + trim(w) + "' is not a finite number");
+            r.push_back(x.get<double>());
+          }
+        } else {
+          throw InputError("values must be 'v1,v2,...' text");
+        }
+        if (r.empty()) throw InputError("values: give one number per objective");
+        o.values = r;
       }, false);
   add("failed", K::String, kTell, "", "mark the trial failed with this reason",
       [](StudyOptions& o, const nlohmann::json& v) {
@@ -523,11 +588,30 @@ void check_study_options(const StudyOptions& o, const nlohmann::json& space_json
   }
 }
 
-StudyRecord make_study_record(const StudyOptions& o, const nlohmann::json& space) {
+StudyRecord make_study_record(const StudyOptions& given, const nlohmann::json& space) {
+  StudyOptions o = given;
+  const std::size_t k = o.directions.size();
+  if (k > 1) {
+    // Several objectives: the multi-objective strategy unless another one that can take them is named.
+    if (!o.given.count("strategy")) o.strategy.strategy = "moo";
+    if (o.strategy.strategy != "moo" && o.strategy.strategy != "random")
+      throw InputError("strategy '" + o.strategy.strategy + "' optimises one objective; with " + std::to_string(k) +
+                       " --directions use moo (the default) or random");
+    if (o.given.count("minimize") || o.given.count("maximize"))
+      throw InputError("--minimize/--maximize are for one objective; with several give --directions only");
+  }
+  const nlohmann::json& mo = o.strategy.module_options;
+  if (mo.is_object() && mo.contains("moo") && mo["moo"].is_object() && mo["moo"].contains("ref_point")) {
+    const std::size_t n = mo["moo"]["ref_point"].is_array() ? mo["moo"]["ref_point"].size() : 0;
+    if (k < 2) throw InputError("--ref-point is for studies with several objectives (--directions a,b,...)");
+    if (n != k)
+      throw InputError("--ref-point has " + std::to_string(n) + " entries; --directions has " + std::to_string(k));
+  }
   check_study_options(o, space);
   StudyRecord r;
   r.name = o.study;
   r.minimize = o.minimize;
+  r.directions = o.directions;
   r.space = space;
   r.config = to_json(o.strategy);
   return r;

@@ -12,6 +12,8 @@
 
 #include "kbo/storage/heartbeat.hpp"
 #include "kbo/core/error.hpp"
+#include "kbo/moo/hypervolume.hpp"
+#include "kbo/moo/pareto.hpp"
 #include "kbo/storage/storage.hpp"
 #include "kbo/storage/stored_text.hpp"
 #include "kbo/study/interrupt.hpp"
@@ -72,6 +74,16 @@ Study Study::create_or_open(std::shared_ptr<Storage> storage, const StudyRecord&
     throw InputError("study '" + named.name + "' in " + storage->url() + " exists with a different space (stored: " +
                      describe_space_json(stored.space) + "; requested: " + describe_space_json(wanted.space) +
                      "); use the same space or another --study name");
+  if (stored.directions != wanted.directions) {
+    const auto shown = [](const StudyRecord& r) {
+      std::string s;
+      for (const auto& d : r.directions) s += (s.empty() ? "" : ",") + d;
+      return r.directions.empty() ? std::string("one objective (") + (r.minimize ? "minimize" : "maximize") + ")"
+                                  : std::to_string(r.directions.size()) + " objectives (" + s + ")";
+    };
+    throw InputError("study '" + wanted.name + "' in " + storage->url() + " exists with " + shown(stored) +
+                     "; requested " + shown(wanted) + " (use the same --directions or another --study name)");
+  }
   if (stored.minimize != wanted.minimize)
     throw InputError("study '" + named.name + "' in " + storage->url() + " exists with direction " +
                      (stored.minimize ? "minimize" : "maximize") + "; requested " +
@@ -117,13 +129,17 @@ Trial Study::enqueue(const Vec& x) {
 }
 
 Trial Study::add_evaluated(const Vec& x, double value, const std::vector<double>& constraints) {
-  return add_evaluated(std::vector<EvaluatedPoint>{{x, value, constraints}}).front();
+  return add_evaluated(std::vector<EvaluatedPoint>{{x, value, constraints, {}}}).front();
 }
 
 std::vector<Trial> Study::add_evaluated(const std::vector<EvaluatedPoint>& rows) {
   for (const EvaluatedPoint& r : rows) {
     if (r.x.size() != space_->dim()) throw InputError("tell: the point has the wrong dimension");
     if (!std::isfinite(r.value)) throw InputError("the value of a told point must be a finite number");
+    if (n_objectives() > 1 || !r.values.empty()) {
+      check_values(r.values, "the told point");
+      if (r.values.front() != r.value) throw InputError("the value of a told point must be its first objective");
+    }
     for (double c : r.constraints)
       if (!std::isfinite(c)) throw InputError("constraints must be finite numbers");
   }
@@ -236,6 +252,16 @@ Trial Study::suggest_and_reserve(Strategy& strategy, const std::string& worker,
     Vec y;
     strategy_data(trials, record_.minimize, X, y, pending, failed, dim);
     strategy.set_constraints(constraint_data(trials));
+    if (n_objectives() > 1) {
+      // The reference point in maximisation terms, as the strategy sees every objective.
+      Vec ref;
+      if (const auto given = reference_point()) {
+        ref = *given;
+        for (int j = 0; j < ref.size(); ++j)
+          if (record_.directions[static_cast<std::size_t>(j)] == "minimize") ref[j] = -ref[j];
+      }
+      strategy.set_objectives(objective_data(trials, record_.directions), ref);
+    }
     Vec x = strategy.suggest(X, y, pending, failed, static_cast<int>(trials.size()));
     if (x.size() != dim || !x.allFinite())
       throw std::runtime_error("strategy " + strategy.name() + " returned an invalid point");
@@ -356,7 +382,63 @@ Trial Study::tell(int trial_id, double value, bool force, const std::vector<doub
                      " must be a finite number (report a failure with --failed REASON instead)");
   for (double c : constraints)
     if (!std::isfinite(c)) throw InputError("constraints of trial " + std::to_string(trial_id) + " must be finite numbers");
+  if (n_objectives() > 1) check_values({value}, "trial " + std::to_string(trial_id));
   return storage_->finish(record_.name, trial_id, TrialState::Complete, value, "", Teller{"", force}, constraints);
+}
+
+Trial Study::tell_values(int trial_id, const std::vector<double>& values, bool force,
+                         const std::vector<double>& constraints) {
+  check_values(values, "trial " + std::to_string(trial_id));
+  if (n_objectives() == 1) return tell(trial_id, values.front(), force, constraints);
+  for (double c : constraints)
+    if (!std::isfinite(c)) throw InputError("constraints of trial " + std::to_string(trial_id) + " must be finite numbers");
+  return storage_->finish(record_.name, trial_id, TrialState::Complete, values.front(), "", Teller{"", force},
+                          constraints, values);
+}
+
+std::vector<std::string> Study::directions() const {
+  if (!record_.directions.empty()) return record_.directions;
+  return {record_.minimize ? "minimize" : "maximize"};
+}
+
+std::optional<Vec> Study::reference_point() const {
+  const nlohmann::json& mo = record_.config.value("module_options", nlohmann::json::object());
+  if (!mo.is_object() || !mo.contains("moo") || !mo["moo"].is_object() || !mo["moo"].contains("ref_point"))
+    return std::nullopt;
+  const auto r = mo["moo"]["ref_point"].get<std::vector<double>>();
+  return Eigen::Map<const Vec>(r.data(), static_cast<Eigen::Index>(r.size()));
+}
+
+void Study::check_values(const std::vector<double>& values, const std::string& what) const {
+  const int k = n_objectives();
+  if (static_cast<int>(values.size()) != k) {
+    std::string dirs;
+    for (const auto& d : directions()) dirs += (dirs.empty() ? "" : ",") + d;
+    throw InputError(what + " has " + std::to_string(values.size()) + " value" + (values.size() == 1 ? "" : "s") +
+                     "; study '" + record_.name + "' has " + std::to_string(k) + " objective" + (k == 1 ? "" : "s") +
+                     " (" + dirs + ")");
+  }
+  for (double v : values)
+    if (!std::isfinite(v)) throw InputError("the values of " + what + " must be finite numbers");
+}
+
+Mat Study::objective_data(const std::vector<Trial>& trials, const std::vector<std::string>& directions) {
+  const Eigen::Index k = static_cast<Eigen::Index>(directions.size());
+  int n = 0;
+  for (const auto& t : trials) n += t.state == TrialState::Complete;
+  Mat Y(n, k);
+  int i = 0;
+  for (const auto& t : trials) {
+    if (t.state != TrialState::Complete) continue;
+    if (static_cast<Eigen::Index>(t.values.size()) != k)
+      throw InputError("stored trial " + std::to_string(t.id) + " has " + std::to_string(t.values.size()) +
+                       " objective values; the study has " + std::to_string(k));
+    for (Eigen::Index j = 0; j < k; ++j)
+      Y(i, j) = directions[static_cast<std::size_t>(j)] == "minimize" ? -t.values[static_cast<std::size_t>(j)]
+                                                                      : t.values[static_cast<std::size_t>(j)];
+    ++i;
+  }
+  return Y;
 }
 
 Mat Study::constraint_data(const std::vector<Trial>& trials) {
@@ -422,9 +504,12 @@ nlohmann::json Study::to_json(const std::vector<Trial>& ts, const std::vector<st
   out["study"] = record_.name;
   out["storage"] = storage_->url();
   out["direction"] = record_.minimize ? "minimize" : "maximize";
+  const bool several = n_objectives() > 1;
+  if (several) out["directions"] = record_.directions;
   out["space"] = record_.space;
   out["budget"] = record_.budget ? nlohmann::json(*record_.budget) : nlohmann::json(nullptr);
-  const auto best = best_of(ts, record_.minimize);
+  // Several objectives have no single best: the Pareto front (pareto_front, hypervolume) takes its place.
+  const auto best = several ? std::nullopt : best_of(ts, record_.minimize);
   out["best_value"] = best ? nlohmann::json(*best->value) : nlohmann::json(nullptr);
   out["best_x"] = best ? vec_json(best->x) : nlohmann::json(nullptr);
   const bool named = !space_->named(space_->bounds().lower).is_null();  // a params space: names and typed values
@@ -444,6 +529,7 @@ nlohmann::json Study::to_json(const std::vector<Trial>& ts, const std::vector<st
     jt["x"] = vec_json(t.x);
     if (named) jt["params"] = space_->named(t.x);
     jt["value"] = t.value ? nlohmann::json(*t.value) : nlohmann::json(nullptr);
+    if (several) jt["values"] = t.values.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.values);
     if (!t.constraints.empty()) {
       jt["constraints"] = t.constraints;
       jt["feasible"] = is_feasible(t);
@@ -466,12 +552,46 @@ nlohmann::json Study::to_json(const std::vector<Trial>& ts, const std::vector<st
     out["n_feasible"] = feasible;
     if (feasible == 0) out["note"] = "no feasible trial yet: every complete trial violates a constraint (c_i > 0)";
   }
+  if (several) out.update(pareto_json(ts));
   out["n_trials"] = static_cast<int>(ts.size());
   out["n_complete"] = counts[static_cast<int>(TrialState::Complete)];
   out["n_failed"] = counts[static_cast<int>(TrialState::Failed)];
   out["n_pending"] = counts[static_cast<int>(TrialState::Pending)];
   out["trials"] = std::move(arr);
   return out;
+}
+
+nlohmann::json Study::pareto_json(const std::vector<Trial>& ts) const {
+  std::vector<Trial> kept;
+  for (const auto& t : ts)
+    if (t.state == TrialState::Complete && is_feasible(t)) kept.push_back(t);
+  const Mat Y = objective_data(kept, record_.directions);
+  const std::vector<bool> front = non_dominated_mask(Y);
+  nlohmann::json arr = nlohmann::json::array();
+  const bool named = !space_->named(space_->bounds().lower).is_null();
+  Mat F(std::count(front.begin(), front.end(), true), Y.cols());
+  for (std::size_t i = 0, f = 0; i < kept.size(); ++i) {
+    if (!front[i]) continue;
+    F.row(static_cast<Eigen::Index>(f++)) = Y.row(static_cast<Eigen::Index>(i));
+    nlohmann::json p = {{"id", kept[i].id}, {"values", kept[i].values}, {"x", vec_json(kept[i].x)}};
+    if (named) p["params"] = space_->named(kept[i].x);
+    arr.push_back(std::move(p));
+  }
+  const auto sign = [&](std::size_t j) { return record_.directions[j] == "minimize" ? -1.0 : 1.0; };
+  nlohmann::json hv = nullptr;
+  const std::optional<Vec> given = reference_point();
+  if (given || F.rows() > 0) {
+    Vec ref(Y.cols());
+    if (given) {
+      for (Eigen::Index j = 0; j < ref.size(); ++j) ref[j] = sign(static_cast<std::size_t>(j)) * (*given)[j];
+    } else {
+      ref = infer_reference_point(F);
+    }
+    std::vector<double> shown(static_cast<std::size_t>(ref.size()));
+    for (std::size_t j = 0; j < shown.size(); ++j) shown[j] = sign(j) * ref[static_cast<Eigen::Index>(j)];
+    hv = {{"value", hypervolume(F, ref)}, {"reference_point", shown}, {"reference", given ? "given" : "inferred"}};
+  }
+  return {{"pareto_front", std::move(arr)}, {"hypervolume", std::move(hv)}};
 }
 
 void Study::optimize(Strategy& strategy, const TrialObjective& objective, int n_total, const std::string& worker,
@@ -570,13 +690,26 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
                              " was handed back and not counted: fix the command, then re-run to continue",
                              /*repeated=*/false);
     }
+    // A wrong number of objective values is a bug of the objective, not a property of the point: hand the
+    // trial back (nothing stored) and stop with the InputError, as for a changing number of constraints.
+    if (ev.value && std::isfinite(*ev.value) && (n_objectives() > 1 || ev.values.size() > 1)) {
+      try {
+        check_values(ev.values.empty() ? std::vector<double>{*ev.value} : ev.values,
+                     "the objective's result for trial " + std::to_string(trial->id));
+      } catch (const InputError&) {
+        heartbeat.idle();
+        storage_->release(record_.name, trial->id, worker);
+        throw;
+      }
+    }
+    if (n_objectives() == 1) ev.values.clear();
     // The heartbeat keeps beating until the result is stored: waiting for the write lock must not make
     // this trial look lost.
     Trial finished;
     try {
       finished = (ev.value && std::isfinite(*ev.value))
                      ? storage_->finish(record_.name, trial->id, TrialState::Complete, *ev.value, "", Teller{worker},
-                                        ev.constraints)
+                                        ev.constraints, ev.values)
                      : storage_->finish(record_.name, trial->id, TrialState::Failed, std::nullopt,
                                         ev.value ? "non-finite value " + std::to_string(*ev.value)
                                                  : (ev.reason.empty() ? std::string("failed") : ev.reason),
@@ -598,7 +731,9 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
     done.push_back(finished.id);
     if (progress) {
       const auto ts = trials();
-      progress(finished, tally(ts).finished, budget ? *budget : options.max_trials, best_of(ts, record_.minimize));
+      // Several objectives have no single best (their front is in to_json).
+      progress(finished, tally(ts).finished, budget ? *budget : options.max_trials,
+               n_objectives() > 1 ? std::nullopt : best_of(ts, record_.minimize));
     }
     if (finished.state == TrialState::Complete) {
       same_failures = 0;

@@ -11,6 +11,8 @@
 //   4  + trials.constraints (outcome constraints of a complete trial: JSON array text, NULL for none)
 //   5  + trials.info (JSON object of model diagnostics at ask time, e.g. the kernel auto chose)
 //   6  + model_state(study, state, updated_at): the last fitted model state (hyperparameters per kernel)
+//   7  + studies.directions, trials.objective_values (studies with several objectives: JSON arrays, NULL for
+//      one objective, whose value stays in trials.value; for several, trials.value holds the first)
 // Opening migrates an older schema in place (one transaction); a schema newer than kSchemaVersion is
 // refused with an InputError asking for a newer kbo, so an old kbo never writes rows it does not understand.
 #include <functional>
@@ -26,7 +28,7 @@
 namespace kbo {
 
 /// The schema version this build writes (and the newest it can read).
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
 
 /// Who records the result of a trial (Storage::finish): the worker running it, or someone else (`kbo tell`,
 /// worker ""). A trial running under a worker may be finished only by that worker, unless `force`.
@@ -67,8 +69,10 @@ class Storage {
   /// worker other than `by.worker` and not `by.force`.
   /// `constraints` (complete trials only) are stored with the value (Trial::constraints); a complete
   /// trial's count must be that of the study's first complete trial (ConstraintCountError otherwise).
+  /// `values` (complete trials of a study with several objectives): every objective (Trial::values).
   virtual Trial finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
-                       const std::string& reason, const Teller& by, const std::vector<double>& constraints = {}) = 0;
+                       const std::string& reason, const Teller& by, const std::vector<double>& constraints = {},
+                       const std::vector<double>& values = {}) = 0;
 
   /// In one write transaction: each row becomes a complete trial (ids continue the study's, in order), or
   /// none does: ConstraintCountError if a row's number of constraints differs from the study's complete

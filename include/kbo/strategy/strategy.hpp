@@ -35,6 +35,14 @@ class Strategy {
   /// Outcome constraints of the completed trials (rows as suggest's X; feasible iff every entry <= 0), set
   /// before each suggest by the study. Strategies that model data model them; others ignore them.
   void set_constraints(Mat C) { constraints_ = std::move(C); }
+  /// Every objective of the completed trials of a study with several (rows as suggest's X, one column per
+  /// objective, all to MAXIMISE; suggest's y is the first column), and the reference point of the
+  /// hypervolume in the same terms when the study gives one (empty: inferred). Set before each suggest by
+  /// the study; empty for one objective. Strategies for several objectives model them; others refuse them.
+  void set_objectives(Mat Y, Vec reference_point = Vec()) {
+    objectives_ = std::move(Y);
+    reference_point_ = std::move(reference_point);
+  }
   virtual std::string name() const = 0;
   /// The model state worth keeping across processes (e.g. the fitted hyperparameters per kernel), or null.
   /// Study stores it with the study whenever it changes, and hands the stored one to restore_model_state
@@ -52,6 +60,8 @@ class Strategy {
 
  protected:
   Mat constraints_;  // n x m (m = 0: no constraints)
+  Mat objectives_;   // n x k (k = 0: one objective, suggest's y)
+  Vec reference_point_;
 };
 
 }  // namespace kbo

@@ -11,7 +11,7 @@ namespace kbo {
 ///   parameters (`space`, a params space) it also holds "params": {"name": typed value, ...};
 /// - "{x}" in COMMAND is replaced by the coordinates separated by spaces, "{trial}" by the id;
 /// - the last non-empty line the process printed on stdout before it exited is the value: a number, or a
-///   JSON object {"value": number, ...}; stderr passes through to ours, and its last line is kept for the
+///   JSON object {"value": number, ...} (several objectives: {"values": [numbers], ...}); stderr passes through to ours, and its last line is kept for the
 ///   failure reason ("exit status 1: ValueError: …");
 /// - when the process exits, what remains of its process group (background children) is killed.
 /// A non-zero exit status, death by a signal, running longer than `timeout_seconds` (> 0; the whole

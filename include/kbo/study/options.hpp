@@ -33,6 +33,8 @@ struct StudyOptions {
   int set_size = 0;                // m (set spaces)
   int element_dim = 0;             // d (set spaces; default: number of bounds entries)
   bool minimize = true;
+  /// "minimize" | "maximize" per objective of a study with several (2 or more entries); empty: one objective.
+  std::vector<std::string> directions;
   // how long / how
   int iters = 50;
   double eval_timeout = 0.0;       // seconds, 0 ⇒ none
@@ -43,6 +45,7 @@ struct StudyOptions {
   // tell
   std::optional<int> trial;
   std::optional<double> value;
+  std::optional<std::vector<double>> values;  // tell, several objectives
   std::optional<std::string> failed;
   /// Options given explicitly (flag, config key, keyword), by name as in the table ("no-ard", "acq", …).
   std::set<std::string> given;

@@ -36,10 +36,13 @@ struct Evaluation {
   bool cannot_run = false;
   bool interrupted = false;
   std::vector<double> constraints;  // outcome constraints (feasible iff every c_i <= 0); empty: none
-  static Evaluation ok(double v) { return {v, {}, false, false, {}}; }
-  static Evaluation failed(std::string why) { return {std::nullopt, std::move(why), false, false, {}}; }
-  static Evaluation not_runnable(std::string why) { return {std::nullopt, std::move(why), true, false, {}}; }
-  static Evaluation stopped() { return {std::nullopt, "interrupted", false, true, {}}; }
+  std::vector<double> values;       // several objectives: every value (values[0] == *value); empty: one
+  static Evaluation ok(double v) { return {v, {}, false, false, {}, {}}; }
+  /// Several objectives (values non-empty; the first is `value`).
+  static Evaluation ok(std::vector<double> vs) { return {vs.front(), {}, false, false, {}, vs}; }
+  static Evaluation failed(std::string why) { return {std::nullopt, std::move(why), false, false, {}, {}}; }
+  static Evaluation not_runnable(std::string why) { return {std::nullopt, std::move(why), true, false, {}, {}}; }
+  static Evaluation stopped() { return {std::nullopt, "interrupted", false, true, {}, {}}; }
 };
 
 /// Thrown by Study::work when the objective cannot be run (Evaluation::cannot_run; the trial is handed back,
@@ -98,6 +101,11 @@ class Study {
   const StudyRecord& record() const { return record_; }
   const std::string& name() const { return record_.name; }
   bool minimize() const { return record_.minimize; }
+  /// "minimize" | "maximize" per objective (one entry for a one-objective study).
+  std::vector<std::string> directions() const;
+  int n_objectives() const { return record_.n_objectives(); }
+  /// The reference point of the hypervolume in the user's terms (options.moo.ref_point), if given.
+  std::optional<Vec> reference_point() const;
   std::shared_ptr<const Space> space() const { return space_; }
   StrategyConfig strategy_config() const { return strategy_config_from_json(record_.config); }
   Storage& storage() const { return *storage_; }
@@ -115,6 +123,13 @@ class Study {
   /// `constraints`: outcome constraints (feasible iff all <= 0); every complete trial of a study has the same
   /// number of them (InputError naming both counts otherwise, nothing stored).
   Trial tell(int trial_id, double value, bool force = false, const std::vector<double>& constraints = {});
+  /// Completes a pending trial of a study with several objectives with one value per objective (in the
+  /// study's directions); InputError naming both counts otherwise (nothing stored), and as tell.
+  Trial tell_values(int trial_id, const std::vector<double>& values, bool force = false,
+                    const std::vector<double>& constraints = {});
+  /// InputError unless `values` has one finite entry per objective of a study with several ("what" names
+  /// the trial or point in the message).
+  void check_values(const std::vector<double>& values, const std::string& what) const;
   /// Marks a pending trial failed with a reason (same rules as tell).
   Trial fail(int trial_id, const std::string& reason, bool force = false);
   /// Gives up a pending trial by hand (failed kAbandoned: not counted, its point not re-offered); same rules
@@ -187,6 +202,13 @@ class Study {
   /// The constraint values of the completed trials, rows in the order of strategy_data's X (n x m; m = 0
   /// for a study without constraints).
   static Mat constraint_data(const std::vector<Trial>& trials);
+  /// Every objective of the completed trials (rows as strategy_data's X), negated where minimised, so all are
+  /// maximised (n x k for a study with k >= 2 objectives).
+  static Mat objective_data(const std::vector<Trial>& trials, const std::vector<std::string>& directions);
+  /// The `pareto_front` / `hypervolume` members of to_json for a study with several objectives: the
+  /// non-dominated complete feasible trials and the hypervolume they dominate with the reference point used
+  /// (given, or inferred from the front as BoTorch does), in the user's terms.
+  nlohmann::json pareto_json(const std::vector<Trial>& trials) const;
 
  private:
   Study(std::shared_ptr<Storage> storage, StudyRecord record);

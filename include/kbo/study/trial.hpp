@@ -37,6 +37,8 @@ struct Trial {
                                 // given up (kLeaseExpired) and its point re-offered; 0 = no lease
   int retry_of = -1;            // >= 0: this trial re-offers the point of that trial, whose worker was lost
   std::vector<double> constraints;  // outcome constraints of a complete trial (feasible iff all <= 0); empty: none
+  std::vector<double> values;       // every objective's value of a complete trial of a study with several
+                                    // (values[0] == *value); empty: one objective
   nlohmann::json info = nlohmann::json::object();  // model diagnostics at ask time, e.g. {"kernel": "set-max"}
 };
 
@@ -54,6 +56,16 @@ inline std::string constraints_text(const std::vector<double>& c) {
 inline std::vector<double> constraints_from_text(const std::string& text) {
   if (text.empty()) return {};
   return nlohmann::json::parse(text).get<std::vector<double>>();
+}
+/// Objective values and directions are stored the same way (a JSON array; "" / NULL for one objective).
+inline std::string values_text(const std::vector<double>& v) { return constraints_text(v); }
+inline std::vector<double> values_from_text(const std::string& text) { return constraints_from_text(text); }
+inline std::string directions_text(const std::vector<std::string>& d) {
+  return d.empty() ? std::string() : nlohmann::json(d).dump();
+}
+inline std::vector<std::string> directions_from_text(const std::string& text) {
+  if (text.empty()) return {};
+  return nlohmann::json::parse(text).get<std::vector<std::string>>();
 }
 
 /// Reason of a trial whose worker stopped heart-beating (or died on this host) while it was pending.
@@ -112,7 +124,11 @@ inline bool awaits_ask_tell(const Trial& t) {
 /// and the strategy configuration that `kbo ask` uses to suggest points.
 struct StudyRecord {
   std::string name;
-  bool minimize = true;
+  bool minimize = true;   // of the (first) objective
+  /// "minimize" | "maximize" per objective for a study with several (directions[0] agrees with minimize);
+  /// empty: one objective.
+  std::vector<std::string> directions;
+  int n_objectives() const { return directions.empty() ? 1 : static_cast<int>(directions.size()); }
   nlohmann::json space;   // {"type":"box","lower":[...],"upper":[...]} (sets add set_size, element_dim)
   nlohmann::json config;  // to_json(StrategyConfig)
   double created_at = 0.0;
@@ -127,6 +143,7 @@ struct EvaluatedPoint {
   Vec x;
   double value = 0.0;
   std::vector<double> constraints;
+  std::vector<double> values;  // several objectives: all of them (values[0] == value); empty: one
 };
 
 }  // namespace kbo

@@ -12,6 +12,9 @@ points), and kbo suggests the next point: while fewer than n_startup_trials tria
 space-filling initial design (Sobol, as kbo.minimize starts), then GP-BO. Parameters outside that space, and
 all of the first trial's (no space is known before a trial completes), are sampled independently by
 `independent_sampler` (default Optuna's RandomSampler), as Optuna's own GP/TPE samplers fall back.
+
+Multi-objective studies (optuna.create_study(directions=[...])) run kbo's multi-objective strategy: one GP
+per objective and logEHVI (2-3 objectives) or random Chebyshev scalarisations (more).
 """
 from __future__ import annotations
 
@@ -70,7 +73,7 @@ def _from_kbo(dist: BaseDistribution, value: Any) -> Any:
 
 
 class KboSampler(BaseSampler):
-    """An Optuna sampler running kbo's GP-BO (single objective).
+    """An Optuna sampler running kbo's GP-BO (one objective, or several: kbo's multi-objective strategy).
 
     KboSampler(seed=None, n_startup_trials=5, independent_sampler=None, **options): n_startup_trials is the
     size of kbo's initial design (kbo.minimize's init); options are kbo's study options (kernel, acq, beta,
@@ -102,24 +105,29 @@ class KboSampler(BaseSampler):
                         search_space: Dict[str, BaseDistribution]) -> Dict[str, Any]:
         if not search_space:
             return {}
-        if len(study.directions) != 1:
-            raise ValueError("KboSampler supports single-objective studies")
+        several = len(study.directions) > 1
         done = [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-                if all(n in t.params for n in search_space) and t.value is not None and math.isfinite(t.value)]
+                if all(n in t.params for n in search_space) and t.values is not None
+                and all(math.isfinite(v) for v in t.values)]
         failed = [t for t in study.get_trials(deepcopy=False, states=(TrialState.FAIL,))
                   if all(n in t.params for n in search_space)]
         running = [t for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
                    if t.number != trial.number and all(n in t.params for n in search_space)]
         names = sorted(search_space)
         params = {n: _spec(search_space[n]) for n in names}
-        direction = "maximize" if study.direction == optuna.study.StudyDirection.MAXIMIZE else "minimize"
+        directions = ["maximize" if d == optuna.study.StudyDirection.MAXIMIZE else "minimize"
+                      for d in study.directions]
         options = dict(self._options)
         # One seed for the whole study: the initial design is one Sobol sequence, as in kbo.minimize
         # (its i-th point goes to the study's i-th trial).
         options.setdefault("seed", self._seed)
-        s = kbo.Study(None, "optuna", params, direction=direction, init=self._n_startup, **options)
+        if several:
+            s = kbo.Study(None, "optuna", params, directions=directions, init=self._n_startup, **options)
+        else:
+            s = kbo.Study(None, "optuna", params, direction=directions[0], init=self._n_startup, **options)
         for t in done:
-            s.tell({n: _to_kbo(search_space[n], t.params[n]) for n in names}, float(t.value))
+            point = {n: _to_kbo(search_space[n], t.params[n]) for n in names}
+            s.tell(point, [float(v) for v in t.values] if several else float(t.value))
         for t in failed:  # avoided by the model, and they take their place in the initial design
             s.enqueue({n: _to_kbo(search_space[n], t.params[n]) for n in names})
             s.tell_failed(s.ask(), "failed in Optuna")
