@@ -7,7 +7,6 @@
 
 #include <pybind11/stl.h>
 
-#include "command.hpp"
 #include "common.hpp"
 #include "kbo/analysis/study_view.hpp"
 #include "kbo/core/params.hpp"
