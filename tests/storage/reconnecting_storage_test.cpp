@@ -32,10 +32,11 @@ class FlakyStorage : public MemoryStorage {
     return t;
   }
   Trial finish(const std::string& study, int id, TrialState state, std::optional<double> value,
-               const std::string& reason, const Teller& by, const std::vector<double>& constraints = {}) override {
+               const std::string& reason, const Teller& by, const std::vector<double>& constraints = {},
+               const std::vector<double>& values = {}) override {
     ++calls;
     if (fail > 0 && !commit_first) return lose(), Trial();
-    Trial t = MemoryStorage::finish(study, id, state, value, reason, by, constraints);
+    Trial t = MemoryStorage::finish(study, id, state, value, reason, by, constraints, values);
     if (fail > 0) lose();
     return t;
   }
