@@ -48,7 +48,8 @@ int run_tell(int argc, char** argv) {
     return 0;
   }
   if (!o.trial) throw InputError("--trial ID is required (the id `kbo ask` printed), or --point P for a new trial");
-  if (!has_result && !o.failed) throw InputError("--value V (--values V1,V2,... with several objectives) or --failed REASON is required");
+  if (!has_result && !o.failed)
+    throw InputError("--value V or --failed REASON is required (--values V1,V2,... for several objectives)");
   require_persistent_storage(o);
   Study study = Study::open(open_storage(o.storage, StorageAccess::Existing), o.study);
   check_values_flag(study);

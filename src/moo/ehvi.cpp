@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "kbo/core/error.hpp"
 
@@ -24,66 +25,104 @@ double ehvi_log1m_exp(double d) {
 
 }  // namespace
 
-double log_ehvi(const BoxDecomposition& boxes, const Vec& mean, const Vec& sd, Vec* grad_mean, Vec* grad_sd) {
+EhviPairs::EhviPairs(const BoxDecomposition& boxes) {
+  const Eigen::Index m = boxes.lower.cols();
+  const int B = boxes.size();
+  index.resize(B, m);
+  lower.resize(static_cast<std::size_t>(m));
+  upper.resize(static_cast<std::size_t>(m));
+  for (Eigen::Index j = 0; j < m; ++j) {
+    std::map<std::pair<double, double>, int> seen;
+    for (int b = 0; b < B; ++b) {
+      const auto key = std::make_pair(boxes.lower(b, j), boxes.upper(b, j));
+      auto [it, fresh] = seen.emplace(key, static_cast<int>(seen.size()));
+      if (fresh) {
+        lower[static_cast<std::size_t>(j)].push_back(key.first);
+        upper[static_cast<std::size_t>(j)].push_back(key.second);
+      }
+      index(b, j) = it->second;
+    }
+  }
+}
+
+double log_ehvi(const EhviPairs& pairs, const Vec& mean, const Vec& sd, Vec* grad_mean, Vec* grad_sd) {
   const Eigen::Index m = mean.size();
-  if (boxes.size() > 0 && boxes.lower.cols() != m) throw InputError("log_ehvi: boxes and moments differ in size");
+  if (pairs.index.rows() > 0 && pairs.index.cols() != m) throw InputError("log_ehvi: boxes and moments differ in size");
   const bool grad = grad_mean && grad_sd;
   if (grad) {
     grad_mean->setZero(m);
     grad_sd->setZero(m);
   }
-  const int B = boxes.size();
-  std::vector<double> terms(static_cast<std::size_t>(B), 0.0);
-  // d term_b / d mean_j and / d sd_j, per box (only with gradients).
-  Mat dmu, dsd;
-  if (grad) dmu.setZero(B, m), dsd.setZero(B, m);
-  for (int b = 0; b < B; ++b) {
-    double t = 0.0;
-    for (Eigen::Index j = 0; j < m && t > kEhviLogZero; ++j) {
-      const double s = sd[j];
-      const double zl = (mean[j] - boxes.lower(b, j)) / s;
+  // Per objective, each distinct (lower, upper) of the boxes: log(ψ(l) − ψ(u)) and its derivatives. Boxes
+  // share few distinct bounds per objective (the front's values), so this is where the special functions go.
+  std::vector<std::vector<double>> factor(static_cast<std::size_t>(m)), dmu(static_cast<std::size_t>(m)),
+      dsd(static_cast<std::size_t>(m));
+  for (Eigen::Index j = 0; j < m; ++j) {
+    const auto& L = pairs.lower[static_cast<std::size_t>(j)];
+    const auto& U = pairs.upper[static_cast<std::size_t>(j)];
+    auto& f = factor[static_cast<std::size_t>(j)];
+    auto& gm = dmu[static_cast<std::size_t>(j)];
+    auto& gs = dsd[static_cast<std::size_t>(j)];
+    f.assign(L.size(), kEhviLogZero);
+    gm.assign(L.size(), 0.0);
+    gs.assign(L.size(), 0.0);
+    const double s = sd[j];
+    for (std::size_t p = 0; p < L.size(); ++p) {
+      const double zl = (mean[j] - L[p]) / s;
       const double log_hl = log_h(zl);
-      const double u = boxes.upper(b, j);
-      double factor;  // log(ψ(l) − ψ(u))
-      if (std::isinf(u)) {
-        factor = std::log(s) + log_hl;
+      if (std::isinf(U[p])) {
+        f[p] = std::log(s) + log_hl;
         if (grad) {
           // dψ/dμ = Φ(z), dψ/dσ = φ(z); divided by ψ(l) = σ h(z_l).
-          dmu(b, j) = std::exp(log_normal_cdf(zl) - factor);
-          dsd(b, j) = std::exp(ehvi_log_normal_pdf(zl) - factor);
+          gm[p] = std::exp(log_normal_cdf(zl) - f[p]);
+          gs[p] = std::exp(ehvi_log_normal_pdf(zl) - f[p]);
         }
       } else {
-        const double zu = (mean[j] - u) / s;
-        factor = std::log(s) + log_hl + ehvi_log1m_exp(log_h(zu) - log_hl);
-        if (grad && factor > kEhviLogZero) {
-          dmu(b, j) = std::exp(log_normal_cdf(zl) - factor) - std::exp(log_normal_cdf(zu) - factor);
-          dsd(b, j) = std::exp(ehvi_log_normal_pdf(zl) - factor) - std::exp(ehvi_log_normal_pdf(zu) - factor);
+        const double zu = (mean[j] - U[p]) / s;
+        f[p] = std::log(s) + log_hl + ehvi_log1m_exp(log_h(zu) - log_hl);
+        if (grad && f[p] > kEhviLogZero) {
+          gm[p] = std::exp(log_normal_cdf(zl) - f[p]) - std::exp(log_normal_cdf(zu) - f[p]);
+          gs[p] = std::exp(ehvi_log_normal_pdf(zl) - f[p]) - std::exp(ehvi_log_normal_pdf(zu) - f[p]);
         }
       }
-      t += factor;
     }
-    terms[static_cast<std::size_t>(b)] = t;
   }
-  const double top = B > 0 ? *std::max_element(terms.begin(), terms.end()) : kEhviLogZero;
+  const Eigen::Index B = pairs.index.rows();
+  std::vector<double> terms(static_cast<std::size_t>(B), 0.0);
+  double top = kEhviLogZero;
+  for (Eigen::Index b = 0; b < B; ++b) {
+    double t = 0.0;
+    for (Eigen::Index j = 0; j < m; ++j) t += factor[static_cast<std::size_t>(j)][static_cast<std::size_t>(pairs.index(b, j))];
+    terms[static_cast<std::size_t>(b)] = t;
+    top = std::max(top, t);
+  }
   if (!(top > kEhviLogZero)) return kEhviLogZero;
   double sum = 0.0;
   for (double t : terms) sum += std::exp(t - top);
   const double value = top + std::log(sum);
   if (grad) {
-    for (int b = 0; b < B; ++b) {
+    for (Eigen::Index b = 0; b < B; ++b) {
       const double w = std::exp(terms[static_cast<std::size_t>(b)] - value);  // softmax weight of the box
       if (w == 0.0) continue;
-      *grad_mean += w * dmu.row(b).transpose();
-      *grad_sd += w * dsd.row(b).transpose();
+      for (Eigen::Index j = 0; j < m; ++j) {
+        const auto p = static_cast<std::size_t>(pairs.index(b, j));
+        (*grad_mean)[j] += w * dmu[static_cast<std::size_t>(j)][p];
+        (*grad_sd)[j] += w * dsd[static_cast<std::size_t>(j)][p];
+      }
     }
   }
   return value;
 }
 
+double log_ehvi(const BoxDecomposition& boxes, const Vec& mean, const Vec& sd, Vec* grad_mean, Vec* grad_sd) {
+  if (boxes.size() > 0 && boxes.lower.cols() != mean.size()) throw InputError("log_ehvi: boxes and moments differ in size");
+  return log_ehvi(EhviPairs(boxes), mean, sd, grad_mean, grad_sd);
+}
+
 LogExpectedHypervolumeImprovement::LogExpectedHypervolumeImprovement(std::vector<const GP*> models,
                                                                      BoxDecomposition boxes)
-    : models_(std::move(models)), boxes_(std::move(boxes)) {
-  if (models_.empty() || static_cast<Eigen::Index>(models_.size()) != boxes_.lower.cols())
+    : models_(std::move(models)), pairs_(boxes) {
+  if (models_.empty() || static_cast<Eigen::Index>(models_.size()) != boxes.lower.cols())
     throw InputError("logEHVI: one model per objective of the box decomposition");
 }
 
@@ -101,7 +140,7 @@ double LogExpectedHypervolumeImprovement::value(const Vec& x) const {
     mu[j] = p.mean[0];
     sd[j] = std::sqrt(std::max(p.variance[0], kEhviMinVariance));
   }
-  return log_ehvi(boxes_, mu, sd);
+  return log_ehvi(pairs_, mu, sd);
 }
 
 double LogExpectedHypervolumeImprovement::value_and_gradient(const Vec& x, Vec& grad) const {
@@ -120,7 +159,7 @@ double LogExpectedHypervolumeImprovement::value_and_gradient(const Vec& x, Vec& 
     dsd[static_cast<std::size_t>(j)] = var > kEhviMinVariance ? Vec(dvar / (2.0 * sd[j])) : Vec(Vec::Zero(x.size()));
   }
   Vec gm, gs;
-  const double value = log_ehvi(boxes_, mu, sd, &gm, &gs);
+  const double value = log_ehvi(pairs_, mu, sd, &gm, &gs);
   grad.setZero(x.size());
   if (!std::isfinite(value)) return value;
   for (Eigen::Index j = 0; j < m; ++j)
@@ -139,7 +178,7 @@ Vec LogExpectedHypervolumeImprovement::values(const Mat& X) const {
       mu[j] = preds[static_cast<std::size_t>(j)].mean[i];
       sd[j] = std::sqrt(std::max(preds[static_cast<std::size_t>(j)].variance[i], kEhviMinVariance));
     }
-    out[i] = log_ehvi(boxes_, mu, sd);
+    out[i] = log_ehvi(pairs_, mu, sd);
   }
   return out;
 }

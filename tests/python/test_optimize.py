@@ -203,7 +203,7 @@ def test_keywords_are_typed_and_checked_like_flags():
     with pytest.raises(TypeError, match="kbo.maximize maximizes; use kbo.minimize to minimize"):
         kbo.maximize(lambda x: 0.0, [(0, 1)], direction="minimize")
     # One strategy name everywhere: the old Python-only alias is a clear error.
-    with pytest.raises(kbo.InputError, match=r"unknown strategy 'standard' \(allowed: gpucb, random, agpucb\)"):
+    with pytest.raises(kbo.InputError, match=r"unknown strategy 'standard' \(allowed: gpucb, random, agpucb, moo\)"):
         kbo.minimize(lambda x: 0.0, [(0, 1)], strategy="standard", iters=1)
     # An option the strategy does not use is an error naming the key (not a flag) and the strategy.
     with pytest.raises(kbo.InputError, match="option 'acq' is not used by strategy 'agpucb'"):

@@ -19,6 +19,18 @@ namespace kbo {
 double log_ehvi(const BoxDecomposition& boxes, const Vec& mean, const Vec& sd, Vec* grad_mean = nullptr,
                 Vec* grad_sd = nullptr);
 
+/// The boxes' distinct (lower, upper) bounds per objective, and which one each box has: a 3-objective
+/// decomposition has thousands of boxes but only as many distinct bounds per objective as the front has
+/// values, so each factor ψ(l) − ψ(u) is computed once per distinct pair, not once per box.
+struct EhviPairs {
+  explicit EhviPairs(const BoxDecomposition& boxes);
+  Eigen::MatrixXi index;                             // boxes x objectives
+  std::vector<std::vector<double>> lower, upper;     // per objective, per distinct pair
+};
+/// log_ehvi over precomputed pairs (what the acquisition evaluates).
+double log_ehvi(const EhviPairs& pairs, const Vec& mean, const Vec& sd, Vec* grad_mean = nullptr,
+                Vec* grad_sd = nullptr);
+
 class LogExpectedHypervolumeImprovement : public Acquisition {
  public:
   /// One GP per objective (they must outlive the acquisition), the boxes of the current front.
@@ -29,7 +41,7 @@ class LogExpectedHypervolumeImprovement : public Acquisition {
 
  private:
   std::vector<const GP*> models_;
-  BoxDecomposition boxes_;
+  EhviPairs pairs_;
 };
 
 }  // namespace kbo
