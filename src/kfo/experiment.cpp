@@ -373,6 +373,7 @@ std::vector<MethodResult> run_regression(const Mat& Xtr, const Vec& ytr, const M
       r.selected = keep_learned_or_baseline(r.validated_kfo, r.validated_rbf, true);
       out.push_back(with_fallback(r, *rbf_result, seconds_since(t0)));
       r.name = "kfo_learned";
+      r.selected.clear();  // the choice is the kfo row's
     }
     out.push_back(r);
   }
@@ -528,6 +529,7 @@ std::vector<MethodResult> run_classification(const Mat& Xtr, const Labels& ytr, 
         r.selected = keep_learned_or_baseline(r.validated_kfo, r.validated_rbf, false);
         out.push_back(with_fallback(r, rbf_svm(), seconds_since(t0)));
         r.name = "kfo_learned";
+        r.selected.clear();  // the choice is the kfo row's
       }
     } else {
       throw InputError("unknown method '" + m + "' (allowed: kfo, rbf, matern32, mkl, rbf_svm)");

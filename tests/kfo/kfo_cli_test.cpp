@@ -58,7 +58,7 @@ TEST(KfoCli, ClassificationJsonHasEveryMethodWithAnErrorFraction) {
   EXPECT_EQ(j["task"], "classification");
   EXPECT_EQ(j["n_train"].get<int>() + j["n_test"].get<int>(), 60);
   EXPECT_EQ(j["n_test"].get<int>(), 12);  // --test-fraction 0.2
-  expect_method_keys(j, {"kfo", "rbf", "matern32", "mkl", "rbf_svm"}, "test_error");
+  expect_method_keys(j, {"kfo", "kfo_learned", "rbf", "matern32", "mkl", "rbf_svm"}, "test_error");
   // Two well-separated blobs: libsvm's RBF cannot be near chance, and the error is a multiple of 1/12.
   EXPECT_LT(j["methods"]["rbf_svm"]["test_error"].get<double>(), 0.4);
   const double e = j["methods"]["kfo"]["test_error"].get<double>() * 12.0;
@@ -79,7 +79,7 @@ TEST(KfoCli, RegressionJsonHasEveryMethodAndTheKernelLoadsInKboGp) {
     ASSERT_EQ(r.code, 0) << r.err;
     const nlohmann::json j = r.json();
     EXPECT_EQ(j["task"], "regression");
-    expect_method_keys(j, {"kfo", "rbf", "rbf_ard", "matern32", "matern52_ard", "mkl"}, "test_nll");
+    expect_method_keys(j, {"kfo", "kfo_learned", "rbf", "rbf_ard", "matern32", "matern52_ard", "mkl"}, "test_nll");
     EXPECT_FALSE(j["methods"].contains("rbf_svm"));
     const nlohmann::json k = nlohmann::json::parse(slurp(dir / "k.json"));
     EXPECT_EQ(k["type"], "kfo_functional");
