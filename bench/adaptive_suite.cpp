@@ -14,6 +14,7 @@
 #include "kbo/optimize/problems.hpp"
 #include "kbo/strategy/registry.hpp"
 #include "report.hpp"
+#include "short_budget_problems.hpp"
 
 namespace kbo::bench {
 namespace {
@@ -147,8 +148,8 @@ nlohmann::json run_adaptive_suite(const AdaptiveSuiteOptions& o, bool verbose) {
   if (o.budget < 6 || o.iters < 1) throw InputError("bench adaptive-suite: need --budget >= 6 and --iters >= 1");
   for (const auto& m : o.methods) strategies().get(m);  // InputError listing the strategies
   for (const auto& part : o.parts)
-    if (part != "narrow" && part != "standard")
-      throw InputError("bench adaptive-suite: unknown part '" + part + "' (allowed: narrow, standard)");
+    if (part != "narrow" && part != "standard" && part != "short" && part != "heldout")
+      throw InputError("bench adaptive-suite: unknown part '" + part + "' (allowed: narrow, standard, short, heldout)");
   nlohmann::json out;
   out["seeds"] = o.seeds;
   out["methods"] = o.methods;
@@ -211,6 +212,27 @@ nlohmann::json run_adaptive_suite(const AdaptiveSuiteOptions& o, bool verbose) {
       }
       out["standard"][name] = jp;
     }
+  // Short budgets: 6·d evaluations (5 Sobol points included) on the selection ("short") or held-out set.
+  for (const std::string set : {"short", "heldout"}) {
+    if (std::find(o.parts.begin(), o.parts.end(), set) == o.parts.end()) continue;
+    for (const Problem& p : short_budget_problems(set)) {
+      if (!wanted(o, p.name)) continue;
+      const int evaluations = 6 * p.bounds.dim();
+      nlohmann::json jp = {{"optimum", p.optimum}, {"dim", p.bounds.dim()}, {"evaluations", evaluations}};
+      for (const auto& m : o.methods) {
+        nlohmann::json jm = {{"final", nlohmann::json::array()}};
+        for (int seed : o.seeds) {
+          const RunResult r = run(m, o.agpucb_options, p.bounds, p.f, evaluations, seed);
+          const double best = *std::min_element(r.f.begin(), r.f.end());
+          jm["final"].push_back(best);
+          if (verbose)
+            std::fprintf(stderr, "adaptive-suite %s %s seed %d: best %.4g\n", p.name.c_str(), m.c_str(), seed, best);
+        }
+        jp[m] = jm;
+      }
+      out[set][p.name] = jp;
+    }
+  }
   return out;
 }
 
@@ -262,6 +284,36 @@ std::string write_adaptive_suite(const nlohmann::json& res, const std::string& d
         md << " – | – |";
       }
       md << "\n";
+    }
+  }
+  for (const std::string set : {"short", "heldout"}) {
+    if (!res.contains(set)) continue;
+    md << "\n" << (set == "short" ? "Selection problems" : "Held-out problems")
+       << " at 6·d evaluations (5 initial included): best value, mean ± standard error over " << nseeds
+       << " seeds; random search's median; seeds on which each method's best is below random search's median.\n\n"
+       << "| problem | d | evaluations | optimum |";
+    for (const auto& m : methods) md << " " << m << " (mean ± se) | " << m << " < random median |";
+    md << " random median |\n|---|---|---|---|";
+    for (size_t i = 0; i < methods.size(); ++i) md << "---|---|";
+    md << "---|\n";
+    for (const auto& [name, jp] : res[set].items()) {
+      double random_median = std::nan("");
+      if (jp.contains("random")) {
+        auto v = jp["random"]["final"].get<std::vector<double>>();
+        std::sort(v.begin(), v.end());
+        random_median = v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+      }
+      md << "| " << name << " | " << jp["dim"].get<int>() << " | " << jp["evaluations"].get<int>() << " | "
+         << fmt_fixed(jp["optimum"].get<double>(), 3) << " |";
+      for (const auto& m : methods) {
+        const auto v = jp[m]["final"].get<std::vector<double>>();
+        const MeanStd ms = mean_std(v);
+        int below = 0;
+        for (double x : v) below += x < random_median;
+        md << " " << fmt_fixed(ms.mean, 3) << " ± " << fmt_fixed(ms.std / std::sqrt(static_cast<double>(v.size())), 3)
+           << " | " << below << "/" << v.size() << " |";
+      }
+      md << " " << fmt_fixed(random_median, 3) << " |\n";
     }
   }
   return md.str();

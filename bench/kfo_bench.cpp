@@ -112,6 +112,7 @@ ExperimentOptions experiment_options(const KfoBenchOptions& b, std::uint64_t see
   o.max_search_points = b.max_search_points;
   o.cv_folds = b.cv_folds;
   o.start_from_baseline = b.start_from_baseline;
+  o.fallback_to_rbf = b.fallback_to_rbf;
   o.gp_psd = parse_gp_psd(b.gp_psd);
   o.input_scaling = parse_input_scaling(b.input_scaling);
   o.gp_map = b.gp_map;
@@ -388,7 +389,7 @@ nlohmann::json run_kfo_bench(const KfoBenchOptions& b, std::ostream& log) {
   J["options"] = {{"runs", b.runs}, {"splits", b.splits}, {"max_rows", b.max_rows}, {"subspaces", b.subspaces},
                   {"iterations", b.iterations}, {"outer_init", b.outer_init}, {"outer_iterations", b.outer_iterations},
                   {"max_search_points", b.max_search_points}, {"cv_folds", b.cv_folds},
-                  {"start_from_baseline", b.start_from_baseline}, {"gp_psd", b.gp_psd}, {"input_scaling", b.input_scaling},
+                  {"start_from_baseline", b.start_from_baseline}, {"fallback_to_rbf", b.fallback_to_rbf}, {"gp_psd", b.gp_psd}, {"input_scaling", b.input_scaling},
                   {"gp_map", b.gp_map}, {"seed", b.seed}};
   std::string md;
   for (const auto& part : b.parts) {

@@ -24,6 +24,7 @@ struct KfoBenchOptions {
   int max_search_points = 200;              // training points the search objectives use
   int cv_folds = 5;
   bool start_from_baseline = false;         // regression/synthetic: kbo extension (paper: K# = 0)
+  bool fallback_to_rbf = true;              // the kfo row falls back to the RBF baseline unless KFO validates better
   std::string input_scaling = "ard";        // ard | none: KFO's functional on ARD-scaled inputs (kbo) or not (paper)
   std::string gp_psd = "alpha-clip";        // alpha-clip | flip | none (GP tasks)
   bool gp_map = true;                       // GP fits: MAP with kbo's default priors (false: plain ML-II)

@@ -18,9 +18,12 @@ int run_bench_adaptive_suite(int argc, char** argv) {
                "Hartmann-6, Ackley-6 shifted (best after 5 + iters)"};
   kbo::bench::AdaptiveSuiteOptions o;
   std::string parts = "narrow,standard", problems, seeds = "10", methods = "agpucb,gpucb,random", agpucb_options;
-  app.add_option("--parts", parts, "narrow, standard (comma-separated)")->capture_default_str();
+  app.add_option("--parts", parts, "narrow, standard, short (the standard problems at 6·d evaluations), heldout "
+                 "(Levy-4, Rosenbrock-4, Styblinski-Tang-5, Michalewicz-5, Ackley-5 shifted at 6·d evaluations); "
+                 "comma-separated")->capture_default_str();
   app.add_option("--problems", problems,
-                 "only these problems: well-1d, bowl-1d, wells-2d, bowl-2d, branin, hartmann6, ackley-shifted");
+                 "only these problems: well-1d, bowl-1d, wells-2d, bowl-2d, branin, hartmann6, ackley-shifted, "
+                 "levy-4, rosenbrock-4, styblinski-tang-5, michalewicz-5, ackley-shifted-5");
   app.add_option("--seeds", seeds, "N (0..N-1), A-B or a comma-separated list")->capture_default_str();
   app.add_option("--methods", methods, "strategies to compare")->capture_default_str();
   app.add_option("--budget", o.budget, "narrow part: evaluations per run (5 initial included)")->capture_default_str();

@@ -31,6 +31,9 @@ int run_bench_kfo(int argc, char** argv) {
   app.add_option("--max-search-points", o.max_search_points, "training points used by the search objectives")->capture_default_str();
   app.add_option("--cv-folds", o.cv_folds, "SVM CV folds")->capture_default_str();
   app.add_flag("--start-from-baseline", o.start_from_baseline, "GP tasks: start the search at the best baseline kernel");
+  bool no_fallback = false;
+  app.add_flag("--no-fallback", no_fallback, "the kfo rows are the learned kernel even where it does not validate better "
+               "than the RBF baseline on the training part (the paper's protocol)");
   app.add_option("--input-scaling", o.input_scaling, "ard | none (KFO's functional on ARD-scaled inputs, or the paper's)")
       ->capture_default_str();
   app.add_option("--gp-psd", o.gp_psd, "alpha-clip | flip | none (Kreĭn → PSD for GP kernels)")->capture_default_str();
@@ -40,6 +43,7 @@ int run_bench_kfo(int argc, char** argv) {
   kbo::cli::parse(app, argc, argv);
   o.parts = split_list(parts);
   o.gp_map = !ml_ii;
+  o.fallback_to_rbf = !no_fallback;
   (void)kbo::kfo::parse_gp_psd(o.gp_psd);  // InputError for an unknown name before any work
   (void)kbo::kfo::parse_input_scaling(o.input_scaling);
   o.svm_datasets = split_list(svm_sets);

@@ -33,6 +33,15 @@ struct AgpucbStrategy::Candidate {
   double acq = 0.0;
 };
 
+double design_regret(const Vec& y, int n_init) {
+  const Eigen::Index n = y.size(), m = std::min<Eigen::Index>(n, n_init);
+  if (n < 2 || m < 1) return 0.0;
+  const double mean = y.mean();
+  const double sd = std::sqrt((y.array() - mean).square().sum() / static_cast<double>(n - 1));
+  if (!(sd > 0.0)) return 0.0;
+  return (y.maxCoeff() - y.head(m).mean()) / sd;
+}
+
 AgpucbStrategy::AgpucbStrategy(StrategyConfig config, std::shared_ptr<const Space> space, AgpucbOptions options)
     : config_(std::move(config)), space_(std::move(space)), opt_(std::move(options)) {
   if (!space_) throw InputError("agpucb: no search space given");
@@ -228,7 +237,6 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y_raw, const Mat& pending, 
   // p matches the one-step sum, which has a term per UCB step (with the design counted, the first step
   // alone must "explain" p(n_init) and jumps h).
   const double t = opt_.p_counts_design ? static_cast<double>(n) : static_cast<double>(onestep_terms_.size() + 1);
-  const double p_t = opt_.p_scale * std::pow(t, opt_.p_exponent);
   const Scaling prev = split_scaling(h_, opt_.lambda, d);
   std::map<double, Candidate> cache;  // trial h → candidate (one-step/wang reuse the final one)
   auto candidate = [&](double h) -> const Candidate& {
@@ -236,6 +244,12 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y_raw, const Mat& pending, 
     if (it == cache.end()) it = cache.emplace(h, evaluate_candidate(h, U, y, pendingU, trial_index)).first;
     return it->second;
   };
+  double p_t = opt_.p_scale * std::pow(t, opt_.p_exponent);
+  double random_regret = std::nan("");
+  if (opt_.p_random_cap > 0.0) {
+    random_regret = design_regret(y, config_.n_init);
+    p_t = std::min(p_t, opt_.p_random_cap * random_regret * t);
+  }
 
   double onestep_sum = 0.0;
   for (double v : onestep_terms_) onestep_sum += v;
@@ -311,6 +325,7 @@ Vec AgpucbStrategy::suggest(const Mat& X, const Vec& y_raw, const Mat& pending, 
   info_["g_eff"] = std::exp(log_ratio / d);
   info_["info_gain"] = c.info;
   info_["p_t"] = p_t;
+  if (opt_.p_random_cap > 0.0) info_["random_regret"] = random_regret;
   if (std::isfinite(estimate)) info_["regret_estimate"] = estimate;
   info_["line_search_evals"] = ls.evaluations;
   info_["h_capped"] = ls.capped;

@@ -113,7 +113,7 @@ AgpucbOptions AgpucbOptions::from_json(const nlohmann::json& j, int dim) {
   check_keys(j,
              {"preset", "theta0", "B0", "delta", "lambda", "p_exponent", "p_scale", "noise_std", "kernel", "estimator",
               "combine", "prior_shape", "prior_rate", "map_restarts", "kappa", "h_max", "line_search_tol",
-              "line_search_max_evals", "normalize", "balance_max_candidates", "p_counts_design"},
+              "line_search_max_evals", "normalize", "balance_max_candidates", "p_counts_design", "p_random_cap"},
              w);
   const AgpucbPreset preset = parse_enum<AgpucbPreset>("agpucb preset", get_str(j, "preset", "product", w));
   AgpucbOptions o = preset == AgpucbPreset::Paper ? paper() : product();
@@ -140,6 +140,8 @@ AgpucbOptions AgpucbOptions::from_json(const nlohmann::json& j, int dim) {
     require(j["p_counts_design"].is_boolean(), "agpucb option 'p_counts_design' must be true or false");
     o.p_counts_design = j["p_counts_design"].get<bool>();
   }
+  o.p_random_cap = get_num(j, "p_random_cap", o.p_random_cap, w);
+  require(o.p_random_cap >= 0.0 && std::isfinite(o.p_random_cap), "agpucb option 'p_random_cap' must be >= 0");
   if (!j.is_null() && j.contains("normalize")) {
     require(j["normalize"].is_boolean(), "agpucb option 'normalize' must be true or false");
     o.normalize = j["normalize"].get<bool>();
@@ -182,7 +184,8 @@ nlohmann::json AgpucbOptions::to_json() const {
           {"line_search_max_evals", line_search_max_evals},
           {"normalize", normalize},
           {"balance_max_candidates", balance_max_candidates},
-          {"p_counts_design", p_counts_design}};
+          {"p_counts_design", p_counts_design},
+          {"p_random_cap", p_random_cap}};
 }
 
 BaselineOptions BaselineOptions::from_json(const nlohmann::json& j, int dim) {

@@ -8,6 +8,7 @@
 #include "adaptive_functions.hpp"
 #include "kbo/adaptive/agpucb.hpp"
 #include "kbo/core/error.hpp"
+#include "kbo/strategy/targets.hpp"
 
 namespace kbo {
 namespace {
@@ -129,6 +130,38 @@ TEST(Agpucb, WithHEqualOneItIsGpUcbWithTheta0AndB0) {
     const double at = ucb(Xa.topRows(k), ya.head(k), ell, 0.01, bs, Xa.row(k).transpose());
     EXPECT_GE(at, best - 1e-6) << "step " << k;
   }
+}
+
+TEST(Agpucb, DesignRegretIsTheMeanRegretOfTheDesignInStandardDeviations) {
+  Vec y(5);
+  y << 1.0, 3.0, 2.0, 6.0, 8.0;  // design = the first 3; best of all = 8
+  const double mean = 4.0, sd = std::sqrt((9.0 + 1.0 + 4.0 + 4.0 + 16.0) / 4.0);
+  EXPECT_NEAR(design_regret(y, 3), (8.0 - 2.0) / sd, 1e-12);
+  EXPECT_NEAR(design_regret(y, 10), (8.0 - mean) / sd, 1e-12);  // fewer rows than the design: all of them
+  EXPECT_EQ(design_regret(Vec::Constant(4, 2.0), 2), 0.0);      // no spread
+  EXPECT_EQ(design_regret(Vec::Constant(1, 2.0), 2), 0.0);
+}
+
+TEST(Agpucb, RandomCapLimitsTheReference) {
+  // p(t) = min(p_scale √t, cap · r̄ · t), r̄ = design_regret of the targets the model sees (robust-scaled).
+  AgpucbOptions o = AgpucbOptions::product();
+  o.p_random_cap = 1.5;
+  AgpucbStrategy s(base_config(4, 3), unit_box(2), o);
+  const Fn f = [](const Vec& x) { return std::sin(6 * x[0]) * std::cos(4 * x[1]); };
+  Mat X;
+  Vec y;
+  std::vector<nlohmann::json> infos;
+  run(s, f, 2, 10, X, y, &infos);
+  int capped = 0;
+  for (int k = 4; k < 10; ++k) {
+    const double t = k - 3.0;  // UCB steps, this one included
+    const double rbar = design_regret(robust_scale_targets(y.head(k)), 4);
+    EXPECT_NEAR(infos[k]["random_regret"].get<double>(), rbar, 1e-12) << k;
+    const double p = std::min(12.0 * std::sqrt(t), 1.5 * rbar * t);
+    EXPECT_NEAR(infos[k]["p_t"].get<double>(), p, 1e-9 * p) << k;
+    capped += 1.5 * rbar * t < 12.0 * std::sqrt(t);
+  }
+  EXPECT_GT(capped, 0);  // the cap bound at short t, where 12 √t exceeds what random points cost
 }
 
 TEST(Agpucb, MapCombinationRules) {

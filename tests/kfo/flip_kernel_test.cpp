@@ -140,6 +140,7 @@ TEST(KfoFlip, RegressionWithTheFlipOption) {
   o.search.n_init_per_subspace = 2;
   o.gp_fit_restarts = 1;
   o.gp_psd = GpPsdFix::Flip;
+  o.fallback_to_rbf = false;  // this test is about the learned kernel itself
   const auto res = run_regression(X.topRows(40), y.head(40), X.bottomRows(10), y.tail(10), o, {"kfo"});
   ASSERT_EQ(res.size(), 1u);
   ASSERT_TRUE(res[0].gp);

@@ -58,7 +58,7 @@ TEST(KfoCli, ClassificationJsonHasEveryMethodWithAnErrorFraction) {
   EXPECT_EQ(j["task"], "classification");
   EXPECT_EQ(j["n_train"].get<int>() + j["n_test"].get<int>(), 60);
   EXPECT_EQ(j["n_test"].get<int>(), 12);  // --test-fraction 0.2
-  expect_method_keys(j, {"kfo", "rbf", "matern32", "mkl", "rbf_svm"}, "test_error");
+  expect_method_keys(j, {"kfo", "kfo_learned", "rbf", "matern32", "mkl", "rbf_svm"}, "test_error");
   // Two well-separated blobs: libsvm's RBF cannot be near chance, and the error is a multiple of 1/12.
   EXPECT_LT(j["methods"]["rbf_svm"]["test_error"].get<double>(), 0.4);
   const double e = j["methods"]["kfo"]["test_error"].get<double>() * 12.0;
@@ -79,7 +79,7 @@ TEST(KfoCli, RegressionJsonHasEveryMethodAndTheKernelLoadsInKboGp) {
     ASSERT_EQ(r.code, 0) << r.err;
     const nlohmann::json j = r.json();
     EXPECT_EQ(j["task"], "regression");
-    expect_method_keys(j, {"kfo", "rbf", "rbf_ard", "matern32", "matern52_ard", "mkl"}, "test_nll");
+    expect_method_keys(j, {"kfo", "kfo_learned", "rbf", "rbf_ard", "matern32", "matern52_ard", "mkl"}, "test_nll");
     EXPECT_FALSE(j["methods"].contains("rbf_svm"));
     const nlohmann::json k = nlohmann::json::parse(slurp(dir / "k.json"));
     EXPECT_EQ(k["type"], "kfo_functional");
@@ -162,4 +162,22 @@ TEST(KfoCli, BenchDataSetNamesAreCheckedCaseInsensitively) {
     EXPECT_NE(r.err.find(c.expect), std::string::npos) << c.args << "\nexpected '" << c.expect << "' in: " << r.err;
   }
   EXPECT_FALSE(std::filesystem::exists(dir / "out/svm.md"));
+}
+
+TEST(KfoCli, DefaultsStayWithinTenPercentOfTheRbfBaselineOnAShippedSet) {
+  // `kbo kfo` as a user runs it on data/fertility.csv (a regression set where the learned kernel does not
+  // validate better than the RBF baseline on split 0): the kfo row is the cross-validated choice, so its test
+  // NLL is within 10 % of the RBF GP's, and it is exactly the chosen kernel's row.
+  TempDir dir("kfo_fallback");
+  std::string data = KBO_SOURCE_DIR "/data/";
+  data += "fertility.csv";
+  const CmdResult r = run_kbo("kfo --data " + quote(data) + " --task regression --seed 0 --json", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json m = r.json()["methods"];
+  const double kfo = m["kfo"]["test_nll"], rbf = m["rbf"]["test_nll"], learned = m["kfo_learned"]["test_nll"];
+  EXPECT_LE(kfo, rbf + 0.1 * std::abs(rbf));
+  const double cv_kfo = m["kfo"]["validated_cv_nll"]["kfo"], cv_rbf = m["kfo"]["validated_cv_nll"]["rbf"];
+  const std::string selected = m["kfo"]["selected"];
+  EXPECT_EQ(selected, cv_kfo < cv_rbf ? "kfo" : "rbf");
+  EXPECT_DOUBLE_EQ(kfo, selected == "kfo" ? learned : rbf);
 }

@@ -39,6 +39,9 @@ Scaling lengthscale_scaling(double g, int dim);
 
 /// β_t^{1/2} of Lemma 1: B + 4σ sqrt(I + 1 + ln(1/δ)).
 double agpucb_beta_sqrt(double norm_bound, double noise_std, double information_gain, double delta);
+/// The mean regret of the first n_init rewards y (the initial design: random points) against the best of all
+/// of y, in units of y's sample standard deviation (0 when y has fewer than 2 values or no spread).
+double design_regret(const Vec& y, int n_init);
 /// C₁ = 8 / log(1 + σ⁻²) of Theorem 3.
 double regret_constant_c1(double noise_std);
 
@@ -132,6 +135,10 @@ struct AgpucbOptions {
   double p_exponent = 0.9;             // p(t) = p_scale · t^p_exponent
   double p_scale = 1.0;
   bool p_counts_design = true;         // t of p(t) counts the initial design (paper) or only UCB steps
+  /// p(t) = min(p_scale · t^p_exponent, p_random_cap · r̄ · t): the planned regret never exceeds (a multiple of)
+  /// what random points would cost, r̄ = the mean regret of the initial design's points against the best value
+  /// seen, in units of the targets' standard deviation. 0: no cap (the paper).
+  double p_random_cap = 0.0;
   double noise_std = 0.01;             // σ of the model (raw units unless normalize)
   std::string kernel = "rbf";          // stationary profile: rbf | matern12 | matern32 | matern52
   RegretEstimator estimator = RegretEstimator::Bound;
