@@ -68,11 +68,11 @@ class DashboardData {
   std::condition_variable jobs_changed_;
   std::map<std::string, FitJob> jobs_;  // at most one waiting refit per study (a newer one replaces it)
   bool stopping_ = false;
-  std::thread fitter_;
   std::string url_;
   std::size_t max_listed_;
   std::shared_ptr<Storage> storage_;
   std::map<std::string, Cached> cache_;
+  std::thread fitter_;  // last: it starts at construction and reads every member above
 };
 
 }  // namespace kbo::cli

@@ -40,7 +40,7 @@ struct PyStudy {
     const nlohmann::json named = study.space()->named(x);
     py::dict out;
     for (const std::string& name : param_order) out[py::str(name)] = json_to_py(named[name]);
-    return std::move(out);
+    return out;
   }
 
   /// The trial as a Python kbo.Trial with its `params` (Optuna's Trial.params: the user's values, in order).
