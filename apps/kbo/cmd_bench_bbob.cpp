@@ -1,35 +1,12 @@
 // kbo bench bbob: the BBOB noiseless suite, kbo against Optuna's TPE and random search. The runner is
-// bench/bbob/run.py (Optuna is a Python library); this command starts it with the Python module of this
-// build on the path, so `kbo bench bbob` measures this very build.
-#include <unistd.h>
-
-#include <filesystem>
-#include <string>
-#include <vector>
-
+// bench/bbob/run.py (Optuna is a Python library), started with this build's Python module.
 #include "command.hpp"
+#include "python_runner.hpp"
 
 namespace {
 
 int run_bench_bbob(int argc, char** argv) {
-  namespace fs = std::filesystem;
-  const std::string script = std::string(KBO_SOURCE_DIR) + "/bench/bbob/run.py";
-  if (!fs::exists(script)) throw kbo::InputError("kbo bench bbob needs the source tree's " + script);
-  // The Python module built next to this executable (build/python), ahead of any installed one.
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const std::string module_dir = (self.parent_path() / "python").string();
-    const char* old = std::getenv("PYTHONPATH");
-    setenv("PYTHONPATH", old && *old ? (module_dir + ":" + old).c_str() : module_dir.c_str(), 1);
-  }
-  std::vector<std::string> args{"/usr/bin/python3", script};
-  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
-  std::vector<char*> cargs;
-  for (auto& a : args) cargs.push_back(a.data());
-  cargs.push_back(nullptr);
-  execv(cargs[0], cargs.data());
-  throw std::runtime_error("cannot run /usr/bin/python3 (install python3): " + std::string(std::strerror(errno)));
+  kbo::cli::exec_python_runner("kbo bench bbob", "bench/bbob/run.py", argc, argv);
 }
 
 KBO_FORWARDING_COMMAND("bench bbob", "final gap to the optimum on the 24 BBOB functions: kbo vs Optuna TPE vs random", run_bench_bbob);
