@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kbo/storage/storage.hpp"
+
 namespace kbo::test {
 
 namespace fs = std::filesystem;
@@ -89,6 +91,21 @@ inline int wait_exit_code(pid_t pid) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/// Polls the study in `url` until `wanted` of its trials are complete or `seconds` have passed; returns how many
+/// are (a study not created yet counts none).
+inline int wait_until_complete(const std::string& url, const std::string& study, int wanted, double seconds) {
+  int complete = 0;
+  for (int polls = 0; polls < static_cast<int>(seconds * 20) && complete < wanted; ++polls) {
+    usleep(50000);
+    try {
+      complete = 0;
+      for (const auto& t : kbo::open_storage(url)->trials(study)) complete += t.state == kbo::TrialState::Complete;
+    } catch (const std::exception&) {
+    }  // study not created yet
+  }
+  return complete;
 }
 
 }  // namespace kbo::test

@@ -50,19 +50,6 @@ void expect_stale_trials_given_up(const std::string& url, const TempDir& dir) {
   EXPECT_EQ(j["trials"][second]["reason"], "worker lost");
 }
 
-/// Polls the study until `wanted` trials are complete (or 60 s have passed); returns how many are.
-int wait_until_complete(const std::string& url, const std::string& study, int wanted) {
-  int complete = 0;
-  for (int polls = 0; polls < 1200 && complete < wanted; ++polls) {
-    usleep(50000);
-    try {
-      complete = 0;
-      for (const auto& t : kbo::open_storage(url)->trials(study)) complete += t.state == kbo::TrialState::Complete;
-    } catch (const std::exception&) {
-    }  // study not created yet
-  }
-  return complete;
-}
 
 }  // namespace
 
@@ -92,7 +79,7 @@ TEST(FrozenPostgresCli, AServerStoppedMidRunEndsItWithExit74AndAReRunResumes) {
   const pid_t pid = spawn_kbo(cmd, out, err);
   ::unsetenv("KBO_TEST_RECONNECT_SECONDS");
   ASSERT_GT(pid, 0);
-  ASSERT_GE(wait_until_complete(url, "f", 2), 2) << slurp(err);
+  ASSERT_GE(wait_until_complete(url, "f", 2, 60.0), 2) << slurp(err);
   server->signal_processes(SIGSTOP);
   // A watchdog, not a speed assertion: without a client-side deadline the run waits as long as the server is
   // stopped; 120 s is far beyond the 3 s limit plus one 10 s reconnect attempt.

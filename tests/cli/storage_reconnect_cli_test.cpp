@@ -14,21 +14,6 @@
 
 using namespace kbo::test;
 
-namespace {
-/// Polls the study until `wanted` trials are complete (or 30 s have passed); returns how many are.
-int wait_for_complete(const std::string& url, const std::string& study, int wanted) {
-  int complete = 0;
-  for (int polls = 0; polls < 600 && complete < wanted; ++polls) {
-    usleep(50000);
-    try {
-      complete = 0;
-      for (const auto& t : kbo::open_storage(url)->trials(study)) complete += t.state == kbo::TrialState::Complete;
-    } catch (const std::exception&) {
-    }  // study not created yet
-  }
-  return complete;
-}
-}  // namespace
 
 TEST(StorageReconnectCli, OptimizeAndItsWorkersRideOutAPostgresRestart) {
   KBO_REQUIRE_POSTGRES(server);
@@ -47,7 +32,7 @@ TEST(StorageReconnectCli, OptimizeAndItsWorkersRideOutAPostgresRestart) {
                                     " --workers " + std::to_string(workers) + " --json",
                                 out, err);
     ASSERT_GT(pid, 0);
-    ASSERT_GE(wait_for_complete(url, "r", 3), 3) << slurp(err);
+    ASSERT_GE(wait_until_complete(url, "r", 3, 30.0), 3) << slurp(err);
     server->restart(2.0);  // every connection is cut; the server is away for 2 s
     const int code = wait_exit_code(pid);
     ASSERT_EQ(code, 0) << slurp(err);
@@ -74,7 +59,7 @@ TEST(StorageReconnectCli, AStopDuringAnOutageEndsTheRunWithoutWaitingForTheServe
   const std::string out = dir / "out", err = dir / "err";
   const pid_t pid = spawn_kbo(cmd, out, err);
   ASSERT_GT(pid, 0);
-  ASSERT_GE(wait_for_complete(url, "o", 3), 3) << slurp(err);
+  ASSERT_GE(wait_until_complete(url, "o", 3, 30.0), 3) << slurp(err);
   server->stop();
   usleep(1500000);  // the run is now retrying its storage call
   kill(pid, SIGTERM);
