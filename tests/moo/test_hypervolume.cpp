@@ -45,8 +45,11 @@ double inclusion_exclusion(const Mat& Y, const Vec& ref) {
   for (unsigned mask = 1; mask < (1u << n); ++mask) {
     Vec lo = Vec::Constant(Y.cols(), std::numeric_limits<double>::infinity());
     int count = 0;
-    for (int i = 0; i < n; ++i)
-      if (mask & (1u << i)) lo = lo.cwiseMin(Y.row(i).transpose()), ++count;
+    for (int i = 0; i < n; ++i) {
+      if (!(mask & (1u << i))) continue;
+      ++count;
+      for (Eigen::Index j = 0; j < Y.cols(); ++j) lo[j] = std::min(lo[j], Y(i, j));
+    }
     double v = 1.0;
     for (int j = 0; j < Y.cols(); ++j) v *= std::max(0.0, lo[j] - ref[j]);
     hv += (count % 2 ? 1.0 : -1.0) * v;

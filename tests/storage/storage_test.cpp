@@ -232,7 +232,7 @@ TEST_P(StorageContract, AddCompletedStoresAllRowsOrNoneAndKeepsTheConstraintCoun
   Study study = Study::create_or_open(storage, box_record("s"));
   IndexStrategy strat;
   study.ask(strat, "w");  // trial 0 stays pending: ids of added rows continue after it
-  const auto added = study.add_evaluated({{Vec{{0.1, 0.2}}, 3.0, {-1.0}}, {Vec{{0.3, 0.4}}, 1.5, {0.5}}});
+  const auto added = study.add_evaluated({{Vec{{0.1, 0.2}}, 3.0, {-1.0}, {}}, {Vec{{0.3, 0.4}}, 1.5, {0.5}, {}}});
   ASSERT_EQ(added.size(), 2u);
   EXPECT_EQ(added[0].id, 1);
   EXPECT_EQ(added[1].id, 2);
@@ -244,7 +244,7 @@ TEST_P(StorageContract, AddCompletedStoresAllRowsOrNoneAndKeepsTheConstraintCoun
   EXPECT_EQ(ts[2].constraints, std::vector<double>{0.5});
   EXPECT_GT(ts[2].finished_at, 0.0);
   // A row with another number of constraints refuses the whole batch; nothing is stored.
-  EXPECT_THROW(study.add_evaluated({{Vec{{0.5, 0.5}}, 1.0, {0.0}}, {Vec{{0.6, 0.6}}, 1.0, {}}}), ConstraintCountError);
+  EXPECT_THROW(study.add_evaluated({{Vec{{0.5, 0.5}}, 1.0, {0.0}, {}}, {Vec{{0.6, 0.6}}, 1.0, {}, {}}}), ConstraintCountError);
   EXPECT_EQ(storage->trials("s").size(), 3u);
   // The same rule holds for a tell of a pending trial, and the trial stays pending.
   EXPECT_THROW(study.tell(0, 1.0, false, {1.0, 2.0}), ConstraintCountError);
@@ -252,7 +252,7 @@ TEST_P(StorageContract, AddCompletedStoresAllRowsOrNoneAndKeepsTheConstraintCoun
   EXPECT_EQ(study.tell(0, 1.0, false, {2.0}).state, TrialState::Complete);
   // Inside one batch of a study with no complete trial yet, the first row sets the count.
   Study fresh = Study::create_or_open(storage, box_record("t"));
-  EXPECT_THROW(fresh.add_evaluated({{Vec{{0.1, 0.1}}, 1.0, {}}, {Vec{{0.2, 0.2}}, 1.0, {1.0}}}), ConstraintCountError);
+  EXPECT_THROW(fresh.add_evaluated({{Vec{{0.1, 0.1}}, 1.0, {}, {}}, {Vec{{0.2, 0.2}}, 1.0, {1.0}, {}}}), ConstraintCountError);
   EXPECT_TRUE(storage->trials("t").empty());
 }
 
