@@ -101,6 +101,7 @@ nlohmann::json BOStrategy::model_state() const {
           {"n", refit_n_},
           {"objective", refit_objective_},
           {"leader", alt_leads_ ? "alt_kernel" : "kernel"},
+          {"noisy", noisy_},
           {"theta", theta}};
 }
 
@@ -128,6 +129,7 @@ void BOStrategy::restore_model_state(const nlohmann::json& state) {
     gp_ = alt_leads ? std::move(alt) : std::move(main);
     gp_alt_ = alt_leads ? std::move(main) : std::move(alt);
     alt_leads_ = alt_leads;
+    noisy_ = state.value("noisy", false);
     refit_n_ = n;
     refit_objective_ = state.at("objective").get<double>();
   } catch (const std::exception&) {

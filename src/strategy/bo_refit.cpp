@@ -16,12 +16,51 @@
 
 namespace kbo {
 
+namespace {
+// The free noise level's cap: the targets' whole variance.
+constexpr double kFreeNoiseCap = 1.0;
+// Log evidence (nats) by which a free noise level must beat the near-exact model: e³ ≈ 20, "strong" on
+// Kass & Raftery's scale, since the free model nests the near-exact one and always fits at least as well.
+constexpr double kNoiseEvidence = 3.0;
+}  // namespace
+
 double BOStrategy::noise_floor() const {
   const BOModelOptions& mo = model_options_;
   return observations_ >= mo.late_noise_floor_from ? mo.late_noise_floor : mo.noise_floor;
 }
 
-double BOStrategy::noise_cap() const { return fit_noise_cap_ > 0.0 ? fit_noise_cap_ : model_options_.noise_cap; }
+double BOStrategy::noise_cap() const {
+  if (fit_noise_cap_ > 0.0) return fit_noise_cap_;
+  const BOModelOptions& mo = model_options_;
+  const bool free = mo.noise == NoiseModel::Free || (mo.noise == NoiseModel::Infer && noisy_);
+  return free ? kFreeNoiseCap : mo.noise_cap;
+}
+
+double BOStrategy::infer_noise(int trial_index, double objective) {
+  // Two hypotheses about the observations: near-exact (noise at most noise_cap of the targets' variance:
+  // a deterministic objective's model may not explain structure as noise) and noisy (a free level). The
+  // current one was just fitted; the other is fitted from its θ on the same rows, and the free level is
+  // taken when its log marginal likelihood beats the near-exact model's by kNoiseEvidence. A rugged
+  // deterministic objective can win that comparison too, so before any replicate exists the first such
+  // win asks for one (replicate_due_) instead of switching; replicates_ then decides.
+  std::optional<GP> other(*gp_);
+  fit_noise_cap_ = noisy_ ? model_options_.noise_cap : kFreeNoiseCap;
+  const struct ResetCap {
+    double& cap;
+    ~ResetCap() { cap = 0.0; }
+  } reset{fit_noise_cap_};
+  const double other_objective = refit({&other}, trial_index)[0];
+  const double current = gp_->log_marginal_likelihood(), alternative = other->log_marginal_likelihood();
+  const double evidence = noisy_ ? current - alternative : alternative - current;  // free − near-exact
+  const bool noisy = evidence > kNoiseEvidence;
+  if (replicates_ == ReplicateVerdict::None) {
+    replicate_due_ = noisy;
+  } else if (noisy != noisy_) {
+    gp_ = std::move(other), objective = other_objective, noisy_ = noisy;
+  }
+  info_["noise"] = {{"noisy", noisy_}, {"evidence", evidence}, {"variance", gp_->noise_variance()}};
+  return objective;
+}
 
 void BOStrategy::fit_bounds(const GP& gp, Vec& lower, Vec& upper) const {
   gp.default_bounds(lower, upper);

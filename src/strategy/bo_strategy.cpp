@@ -185,6 +185,11 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
   } else {
     info_["phase"] = "bo";
     u = bo_step(X, y, pending, failed, trial_index);
+    if (replicate_row_) {
+      const Vec x = X.row(*replicate_row_).transpose();
+      replicate_row_.reset();
+      return x;
+    }
   }
   Vec x = space_->bounds().clamp(unit_->from_unit(u));
   space_->canonicalize(x);
@@ -198,12 +203,24 @@ Vec BOStrategy::bo_step(const Mat& X, const Vec& y, const Mat& pending, const Ma
   const auto t0 = Clock::now();
   const int n = static_cast<int>(X.rows());
   observations_ = n;
+  replicates_ = replicate_verdict(X, y);
+  replicate_due_ = false;
+  if (replicates_ == ReplicateVerdict::Exact) noisy_ = false;  // a repeated value proves the objective deterministic
   const StepData d = step_data(X, y, trial_index);
   const double objective = update_surrogate(d, n, trial_index);
   const std::vector<bool> feasible = fit_constraints(d.U, trial_index);
   const int m = n_constraints(X.rows());
-  const Incumbent inc = find_incumbent(d.yt, y, feasible);
+  // With noisy observations the best one is partly a lucky draw: the incumbent is the observed point of
+  // the best posterior mean (at an exact model's observations the two agree).
+  const Incumbent inc = find_incumbent(noisy_ ? Vec(gp_->predict(d.U).mean) : d.yt, y, feasible);
   const double fit_seconds = seconds_since(t0);
+  if (replicate_due_ && !contains_row(pending, X.row(inc.row).transpose())) {
+    // The noise test: the incumbent again (suggest returns its row of X as it was, bit for bit).
+    replicate_row_ = inc.row;
+    info_["noise"]["replicate"] = true;
+    info_["fit_seconds"] = fit_seconds;
+    return d.U.row(inc.row).transpose();
+  }
   // Pending points enter as fantasies on a copy of the fitted model (same θ, the factor extended).
   const Conditioning cond = conditioning(pending, failed);
   std::optional<GP> fantasy;
@@ -331,6 +348,8 @@ double BOStrategy::fit_surrogate(const StepData& d, bool warm, int trial_index) 
   } else {
     objective = refit({&gp_}, trial_index, warm)[0];
   }
+  if (model_options_.noise == NoiseModel::Infer && !warm && gp_->learns_noise() && replicates_ != ReplicateVerdict::Exact)
+    objective = infer_noise(trial_index, objective);
   if (!fit_on.empty()) {
     gp_->set_data(d.Um, d.ym);  // the fitted θ, conditioned on every row
     if (model_options_.structure_averaging != StructureAveraging::Off)

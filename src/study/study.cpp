@@ -325,6 +325,8 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
     if (info.contains("h_schedule")) a["h"] = info["h_schedule"];  // balance/lb: the schedule, not the arm's g^d
     kept["agpucb"] = a;
   }
+  // The noise hypothesis the evidence chose at a full refit (options.bo.noise infer) and the fitted level.
+  if (info.contains("noise")) kept["noise"] = info["noise"];
   // Above BOModelOptions::subset_above (or forced): the subset-of-data model and how many rows it used.
   if (info.contains("model") && info["model"].is_object()) kept["model"] = info["model"];
   // A local step (options.bo local_every / endgame): its model and, with local_radius, the trust region's

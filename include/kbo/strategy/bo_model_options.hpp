@@ -80,6 +80,16 @@ struct EnumNames<Endgame> {
   static constexpr std::array<std::pair<Endgame, const char*>, 2> table{{{Endgame::Local, "local"}, {Endgame::Decay, "decay"}}};
 };
 
+/// The observation noise: inferred from the data (a near-exact model against one with a free noise level,
+/// compared by their evidence at every full refit), assumed near-exact (variance at most 1 % of the
+/// targets'), or free (any level up to the targets' variance).
+enum class NoiseModel { Infer, Exact, Free };
+template <>
+struct EnumNames<NoiseModel> {
+  static constexpr std::array<std::pair<NoiseModel, const char*>, 3> table{
+      {{NoiseModel::Infer, "infer"}, {NoiseModel::Exact, "exact"}, {NoiseModel::Free, "free"}}};
+};
+
 template <>
 struct EnumNames<PriorMean> {
   static constexpr std::array<std::pair<PriorMean, const char*>, 4> table{
@@ -94,6 +104,7 @@ struct EnumNames<PriorMean> {
   /* may not explain structure as noise (BBOB d = 5: beats random search on all 24 functions; long runs). */    \
   /* A noisy objective whose noise is more than ~10 % of the values' spread wants noise_cap 1 */               \
   /* (docs/bench/scale.md, "Long runs": noisy Hartmann-6 −3.00 vs −3.12 with 1). */                \
+  X(NoiseModel, noise, NoiseModel::Infer)                                                                     \
   X(double, noise_cap, 0.01)                                                                                   \
   /* From late_noise_floor_from observations on the lower bound is late_noise_floor: a long run's data */    \
   /* crowd the optimum, and 1e-6 of the targets' variance hid the differences the last digits need */       \

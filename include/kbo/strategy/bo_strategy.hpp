@@ -10,6 +10,7 @@
 #include "kbo/core/space.hpp"   // UnitCubeSpace
 #include "kbo/model/hmc.hpp"
 #include "kbo/strategy/bo_model_options.hpp"
+#include "kbo/strategy/noise_inference.hpp"
 #include "kbo/strategy/proposer.hpp"
 #include "kbo/strategy/schedule.hpp"
 #include "kbo/strategy/trust_region.hpp"
@@ -115,6 +116,9 @@ class BOStrategy : public Strategy {
   double update_surrogate(const StepData& d, int n, int trial_index);
   double fit_surrogate(const StepData& d, bool warm, int trial_index);
   double choose_by_evidence(const std::vector<std::optional<GP>*>& models, const std::vector<double>& objective);
+  // BOModelOptions::noise infer: the fitted model against the other noise hypothesis (near-exact or free),
+  // refitted on the same rows; the one the evidence favours becomes gp_. Returns its objective.
+  double infer_noise(int trial_index, double objective);
   Incumbent find_incumbent(const Vec& yt, const Vec& y, const std::vector<bool>& feasible) const;
   Conditioning conditioning(const Mat& pending, const Mat& failed) const;
   std::unique_ptr<Acquisition> step_acquisition(const StepPlan& plan, const GP& model, const Incumbent& inc, int n,
@@ -214,6 +218,10 @@ class BOStrategy : public Strategy {
   int refit_n_ = 0;             // observations at the last θ refit
   int observations_ = 0;        // observations of the suggestion being made (noise_floor() depends on it)
   double fit_noise_cap_ = 0.0;  // > 0: the noise cap of the fit in progress (a local step's local_noise_cap)
+  bool noisy_ = false;          // BOModelOptions::noise infer: the evidence favoured a free noise level
+  ReplicateVerdict replicates_ = ReplicateVerdict::None;  // of the data of the suggestion being made
+  bool replicate_due_ = false;  // the evidence favoured noise before any replicate could confirm it
+  std::optional<Eigen::Index> replicate_row_;  // the suggestion is a replicate of this row of X
   bool alt_leads_ = false;      // gp_ holds the alternative kernel (it won the last refit)
   double refit_objective_ = 0.0;  // its objective (reported while θ is kept)
   double step_beta_ = 0.0;        // UCB's β for the step being made (the schedule's plan)
