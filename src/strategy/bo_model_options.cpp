@@ -5,6 +5,7 @@
 #include "kbo/strategy/bo_model_options.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/strategy/registry.hpp"
+#include "kbo/strategy/retired_options.hpp"
 
 namespace kbo {
 
@@ -23,12 +24,7 @@ namespace kbo {
 // 3. Priors as densities of θ (Prior::value_density), as GPyTorch evaluates them. kbo's default
 //    convention (density of log θ) turns the noise prior Gamma(1.1, 0.05) into a strong push towards
 //    noise, and the fit then explained Ackley's structure as noise.
-// 4. Noise variance bounded below by 1e-6 of the target variance (random restarts draw it in [1e-6, 0.5]). BoTorch
-//    uses 1e-4 (MIN_INFERRED_NOISE_LEVEL); with it the model cannot resolve differences below ~1 % of
-//    the targets' standard deviation, and on Branin (values 0.4…300) 1 of 20 selection runs stalled on
-//    the box boundary at 1.94; 1e-6 fixed that and was no worse on Ackley-6 and Hartmann-6. From 200
-//    observations on the floor is 1e-8 (late_noise_floor): long Ackley-10 runs stalled near 1e-3 with 1e-6,
-//    while 1e-8 from the start made Ackley-6's 55-evaluation runs worse (docs/bench/scale.md).
+// 4. The noise: NoiseLevels (kbo/strategy/noise_inference.hpp) has its levels and why.
 // 5. The half-rank target warp (output_warp, after Vizier): on BBOB (docs/bench/bbob.md) values span many
 //    orders of magnitude and the bad half squeezed the good values into a sliver of the targets' range;
 //    rank-warping only the lower half fixed the ill-conditioned and steep functions (d = 5: beats TPE on
@@ -59,7 +55,7 @@ nlohmann::json bo_options_without_extensions(const nlohmann::json& bo) {
 
 BOModelOptions BOModelOptions::from_json(const nlohmann::json& given) {
   if (!given.is_null() && !given.is_object()) throw InputError("options.bo must be an object of BO model options");
-  const nlohmann::json j = bo_options_without_extensions(given);
+  const nlohmann::json j = without_retired_bo_options(bo_options_without_extensions(given));
   BOModelOptions o = decode_field<BOModelOptions>("options.bo", j);
   // An explicit end-game share, failure count or fit power applies at every dimension unless its _2d value is
   // given too: the _2d defaults are the default model's choice at D <= 2, not an override of the user's choice.
@@ -73,20 +69,11 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& given) {
     if (!ok) throw InputError("options.bo." + what);
   };
   require(o.constant_mean_variance >= 0.0, "constant_mean_variance must be >= 0 (0 = sample mean)");
-  require(o.noise_floor > 0.0 && o.noise_floor < 1.0, "noise_floor must be in (0, 1)");
-  require(o.noise_cap > o.noise_floor && o.noise_cap <= 1.0, "noise_cap must be in (noise_floor, 1]");
-  require(o.late_noise_floor > 0.0 && o.late_noise_floor < o.noise_cap, "late_noise_floor must be in (0, noise_cap)");
-  require(o.late_noise_floor_from >= 0, "late_noise_floor_from must be >= 0");
-  // The restarts draw the noise in [floor, min(restart_noise_max, noise_cap)] (bo_refit.cpp).
-  require(o.restart_noise_max > o.noise_floor, "restart_noise_max must be > noise_floor");
   require(o.restart_lengthscale_min > 0.0 && o.restart_lengthscale_max > o.restart_lengthscale_min,
           "restart_lengthscale_min/max must satisfy 0 < min < max");
   require(o.fixed_start_lengthscale >= 0.0, "fixed_start_lengthscale must be >= 0 (0 = no fixed start)");
-  require(o.fixed_start_lengthscale == 0.0 || (o.fixed_start_noise >= o.noise_floor && o.fixed_start_noise <= o.noise_cap),
-          "fixed_start_noise must be in [noise_floor, noise_cap]");
   require(o.lengthscale_prior_shape > 0.0 && o.lengthscale_prior_rate > 0.0 && o.categorical_lengthscale_prior_rate > 0.0 &&
-              o.variance_prior_shape > 0.0 && o.variance_prior_rate > 0.0 && o.noise_prior_shape > 0.0 &&
-              o.noise_prior_rate > 0.0,
+              o.variance_prior_shape > 0.0 && o.variance_prior_rate > 0.0,
           "prior shapes and rates must be > 0");
   // The categorical lengthscales start at the prior's mode (shape − 1) / rate, which needs shape >= 1.
   require(o.categorical_lengthscale_prior_shape >= 1.0, "categorical_lengthscale_prior_shape must be >= 1");
@@ -124,8 +111,6 @@ BOModelOptions BOModelOptions::from_json(const nlohmann::json& given) {
   require(o.endgame_fraction_2d >= 0.0 && o.endgame_fraction_2d <= 1.0,
           "endgame_fraction_2d must be in [0, 1] (0 = no end-game)");
   require(o.refit_every >= 0, "refit_every must be >= 0 (0 = every ceil(sqrt(n)) new observations)");
-  require(o.local_noise_cap == 0.0 || (o.local_noise_cap > o.noise_floor && o.local_noise_cap <= 1.0),
-          "local_noise_cap must be 0 (= noise_cap) or in (noise_floor, 1]");
   return o;
 }
 

@@ -99,28 +99,13 @@ struct EnumNames<PriorMean> {
 // unit-cube units; priors are densities of θ (Gamma(shape, rate)), BoTorch's SingleTaskGP priors.
 #define KBO_BO_MODEL_FIELDS(X)                                                                                  \
   X(double, constant_mean_variance, 100.0) /* prior_mean gls: c of the kernel + c term (0 ⇒ sample mean) */   \
-  X(double, noise_floor, 1e-6)             /* lower bound of the noise variance */                            \
-  /* Upper bound of the noise variance. 0.01 rather than 1: on deterministic objectives the model */ \
-  /* may not explain structure as noise (BBOB d = 5: beats random search on all 24 functions; long runs). */    \
-  /* A noisy objective whose noise is more than ~10 % of the values' spread wants noise_cap 1 */               \
-  /* (docs/bench/scale.md, "Long runs": noisy Hartmann-6 −3.00 vs −3.12 with 1). */                \
+  /* The observation noise (NoiseModel; the levels are NoiseLevels in noise_inference.hpp). */              \
   X(NoiseModel, noise, NoiseModel::Infer)                                                                     \
-  X(double, noise_cap, 0.01)                                                                                   \
-  /* From late_noise_floor_from observations on the lower bound is late_noise_floor: a long run's data */    \
-  /* crowd the optimum, and 1e-6 of the targets' variance hid the differences the last digits need */       \
-  /* (Ackley-10 stalled at 1e-3; docs/bench/scale.md), while with few points that floor keeps */ \
-  /* Ackley-6's 55-evaluation runs better (2.11 vs 2.34 with 1e-8 throughout). */                          \
-  X(double, late_noise_floor, 1e-8)                                                                           \
-  X(int, late_noise_floor_from, 200)                                                                          \
-  /* Random restarts draw the noise log-uniformly in [floor, restart_noise_max]; 0.5 (was 0.1) was chosen */  \
-  /* on the selection seeds of docs/bench/bo.md: fewer Ackley-6 runs stall on the plateau. */                 \
-  X(double, restart_noise_max, 0.5)                                                                            \
   X(double, restart_lengthscale_min, 0.05) /* … and lengthscales log-uniformly in [min, max] */               \
   X(double, restart_lengthscale_max, 2.0)                                                                      \
   /* A deterministic extra start: all lengthscales = fixed_start_lengthscale, signal variance 1, noise = */   \
-  /* fixed_start_noise (0 ⇒ no such start). */                                                                 \
+  /* NoiseLevels::fixed_start (0 ⇒ no such start). */                                                          \
   X(double, fixed_start_lengthscale, 0.0)                                                                      \
-  X(double, fixed_start_noise, 1e-4)                                                                           \
   X(double, lengthscale_prior_shape, 3.0)                                                                      \
   X(double, lengthscale_prior_rate, 6.0)                                                                       \
   /* Lengthscales of the one-hot coordinates of categorical parameters (params spaces): Gamma(3, 6) puts two */  \
@@ -132,8 +117,6 @@ struct EnumNames<PriorMean> {
   X(double, categorical_lengthscale_prior_rate, 1.4142135623730951)                                            \
   X(double, variance_prior_shape, 2.0)                                                                         \
   X(double, variance_prior_rate, 0.15)                                                                         \
-  X(double, noise_prior_shape, 1.1)                                                                            \
-  X(double, noise_prior_rate, 0.05)                                                                            \
   X(int, fit_evaluations, 60)              /* L-BFGS evaluations per hyperparameter run */                    \
   X(bool, warm_start, true)                /* start from the previous fit (else only the other starts) */     \
   /* Hyperparameter-marginalised UCB while the data are few: with n ≤ hmc_max_n observations (0 ⇒ never) */  \
@@ -265,11 +248,7 @@ struct EnumNames<PriorMean> {
   /* the flat GP 1.2e-5, without the chart 3.6e-5 (docs/bench/structure.md). On a set space every model */     \
   /* steps in the set chart (each set's elements paired with the incumbent's; the plain kernel of the */      \
   /* sorted vector borrows it), on by default (docs/bench/structure.md). No effect on other kernels. */        \
-  X(bool, local_chart, false)                                                                                 \
-  /* Noise cap of the local step's GP fit (0 ⇒ noise_cap): a low cap inside the local model alone. 0.01 by */ \
-  /* default for set and invariant kernels with a chart, which keep noise_cap 1 for the global model */        \
-  /* (docs/bench/structure.md: Ackley-2d-fpf's end-game). */                                                     \
-  X(double, local_noise_cap, 0.0)
+  X(bool, local_chart, false)
 
 struct BOModelOptions {
   KBO_BO_MODEL_FIELDS(KBO_FIELD_MEMBER)

@@ -150,8 +150,8 @@ class BOStrategy : public Strategy {
   std::vector<Vec> fit_starts(const GP& gp, const Vec& lower, const Vec& upper, int trial_index,
                               bool warm_only = false) const;
   void fit_bounds(const GP& gp, Vec& lower, Vec& upper) const;  // log-θ bounds (noise floor/cap applied)
-  double noise_floor() const;  // BOModelOptions::noise_floor, or late_noise_floor once the data are many
-  double noise_cap() const;    // BOModelOptions::noise_cap, or the cap of the fit in progress (fit_noise_cap_)
+  double noise_floor() const;  // NoiseLevels::floor, or late_floor once the data are many
+  double noise_cap() const;    // the noise hypothesis' cap, or the cap of the fit in progress (fit_noise_cap_)
   std::vector<Prior> map_priors(const GP& gp) const;  // priors of the MAP fit (empty for ML-II)
   /// A lengthscale of a categorical (one-hot) coordinate of a params space.
   bool is_categorical_lengthscale(const ParamSpec& spec) const;
@@ -217,8 +217,9 @@ class BOStrategy : public Strategy {
   bool continuous_ = true;      // no discrete coordinate in the space (the local step needs none)
   int refit_n_ = 0;             // observations at the last θ refit
   int observations_ = 0;        // observations of the suggestion being made (noise_floor() depends on it)
-  double fit_noise_cap_ = 0.0;  // > 0: the noise cap of the fit in progress (a local step's local_noise_cap)
+  double fit_noise_cap_ = 0.0;  // > 0: the noise cap of the fit in progress (the other hypothesis, a chart's local GP)
   bool noisy_ = false;          // BOModelOptions::noise infer: the evidence favoured a free noise level
+  bool noise_from_preset_ = false;  // a model preset (not the user) chose BOModelOptions::noise
   ReplicateVerdict replicates_ = ReplicateVerdict::None;  // of the data of the suggestion being made
   bool replicate_due_ = false;  // the evidence favoured noise before any replicate could confirm it
   std::optional<Eigen::Index> replicate_row_;  // the suggestion is a replicate of this row of X
