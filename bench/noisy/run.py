@@ -90,14 +90,19 @@ class Task:
 
 
 def kbo_recommendation(result):
-    """(point, how): Result.recommended when this kbo has it (a point, or an object/dict with x), else the best
-    observed trial's point."""
+    """(point, how): Result.recommended when this kbo has it (a point, an object or dict with x, or a method
+    returning one), else the best observed trial's point."""
     rec = getattr(result, "recommended", None)
+    if callable(rec):  # a method rather than an attribute
+        rec = rec()
     if rec is not None:
         x = getattr(rec, "x", None)
+        how = "Result.recommended"
         if x is None and isinstance(rec, dict):
             x = rec.get("x")
-        return [float(v) for v in (rec if x is None else x)], "Result.recommended"
+            if rec.get("by"):  # which rule chose it (the posterior mean, or the best observed value)
+                how += f" (by {rec['by']})"
+        return [float(v) for v in (rec if x is None else x)], how
     return [float(v) for v in result.best_x], "best observed (Result.best_x)"
 
 
