@@ -296,8 +296,8 @@ def report(out, functions, levels):
         for m in methods:
             xs = [r["true"] for r in by[c].get(m, {}).values()]
             mu, se = mean_se(xs)
-            summary["cells"].setdefault(c, {})[m] = {"n": len(xs), "mean": mu, "se": se,
-                                                     "seeds": sorted(by[c].get(m, {}))}
+            summary["cells"].setdefault(c, {})[m] = {"n": len(xs), "mean": mu, "se": se, "true_by_seed": {
+                str(seed): by[c][m][seed]["true"] for seed in sorted(by[c].get(m, {}))}}
             row.append(fmt(mu, se, len(xs)))
         lines.append(f"| {c} | " + " | ".join(row) + " |")
     lines += best_evaluated_table(by, cells, methods, summary)
