@@ -173,7 +173,9 @@ int run_optimize(int argc, char** argv) {
   }
   progress.reset();
 
-  nlohmann::json out = study.to_json();
+  const std::vector<Trial> trials = study.trials();
+  nlohmann::json out = study.to_json(trials, all_indices(trials.size()));
+  study.add_recommendation(out, trials, strategy.get());
   out["strategy"] = strategy->name();
   out["requested_trials"] = total;
   if (o.workers > 1) out["workers"] = o.workers;

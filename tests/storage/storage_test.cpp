@@ -101,6 +101,35 @@ TEST_P(StorageContract, AskTellFailAndStates) {
   EXPECT_THROW(study.tell(2, INFINITY), InputError);
 }
 
+TEST_P(StorageContract, StandardErrorsRoundTripAndBadOnesStoreNothing) {
+  auto storage = make(GetParam(), dir_);
+  Study study = Study::create_or_open(storage, box_record("s"));
+  IndexStrategy strat;
+  const double sem = 1.0 / 3.0 + 1e-17;  // bit-exact through every backend
+  study.ask(strat, "w");
+  study.ask(strat, "w");
+  study.ask(strat, "w");
+  EXPECT_EQ(*study.tell(0, 2.5, false, {}, sem).sem, sem);
+  study.tell(1, 1.5);  // no sem: none stored
+  // A negative or non-finite standard error is refused before anything is written.
+  for (double bad : {-0.1, std::nan(""), INFINITY}) EXPECT_THROW(study.tell(2, 1.0, false, {}, bad), InputError);
+  EXPECT_EQ(study.trials()[2].state, TrialState::Pending);
+  study.tell(2, 0.5, false, {}, 0.0);  // an exact value may say so
+  const std::vector<Trial> added = study.add_evaluated({EvaluatedPoint{Vec{{0.5, 0.5}}, 4.0, {}, {}, 2.25}});
+  EXPECT_EQ(*added[0].sem, 2.25);
+  EXPECT_THROW(study.add_evaluated({EvaluatedPoint{Vec{{0.5, 0.5}}, 4.0, {}, {}, -1.0}}), InputError);
+  const auto ts = connect()->trials("s");
+  ASSERT_EQ(ts.size(), 4u);  // the refused row was not added
+  EXPECT_EQ(*ts[0].sem, sem);
+  EXPECT_FALSE(ts[1].sem.has_value());
+  EXPECT_EQ(*ts[2].sem, 0.0);
+  EXPECT_EQ(*ts[3].sem, 2.25);
+  EXPECT_EQ(*ts[3].value, 4.0);
+  // A failed trial carries no sem.
+  study.ask(strat, "w");
+  EXPECT_FALSE(study.fail(4, "crashed").sem.has_value());
+}
+
 TEST_P(StorageContract, ModelStateIsKeptPerStudyReplacedAndSeenByOtherConnections) {
   auto storage = make(GetParam(), dir_);
   Study::create_or_open(storage, box_record("a"));
