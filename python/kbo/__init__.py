@@ -47,10 +47,11 @@ class Result:
     or when no trial is complete. params: every trial's {name: value} (None for a box or set space).
     best_value, best_trial: the best complete trial's value and id (None if there is none); for a noisy study
     (a trial reports a sem, or two evaluations of one point differ) the recommended trial's.
-    recommended: the trial the study's fitted model believes best, {"trial", "x", ("params"), "value", "mean",
-    "sd", "by"} (mean and sd: its posterior in the objective's units; None without a fitted model, where it is
-    the best observed trial); best_observed: the trial of the best observed value, {"trial", "x", ("params"),
-    "value"}. Both None without a complete trial (and for several objectives).
+    recommended: for a noisy study the trial of the best posterior mean under its fitted model, else the best
+    observed trial; {"trial", "x", ("params"), "value", "mean", "sd", "by"} (mean and sd: the model's posterior
+    there in the objective's units, None without a fitted model; by: "posterior_mean" or "best_observed");
+    best_observed: the trial of the best observed value, {"trial", "x", ("params"), "value"}. Both None without
+    a complete trial (and for several objectives).
     best_x: the best point as the model sees it, the ENCODED vector (a log parameter as its natural log, a
     categorical as one 0/1 coordinate per choice, in the order of the space); for a box or set space it is
     the point itself. trials: every trial of the study (kbo.Trial, with .params); X: (n, D) array of their

@@ -354,7 +354,7 @@ void init_studies(py::module_& m) {
              const Vec x = s.study.point_from_json(json_from_py(point));
              if (values.empty()) throw InputError("values: give one number per objective");
              py::gil_scoped_release nogil;
-             return s.study.add_evaluated(std::vector<EvaluatedPoint>{{x, values.front(), constraints, values}}).front();
+             return s.study.add_evaluated(std::vector<EvaluatedPoint>{{x, values.front(), constraints, values, std::nullopt}}).front();
            })
       .def("enqueue",
            [](PyStudy& s, const py::object& point) {

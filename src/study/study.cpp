@@ -627,7 +627,9 @@ Recommendation Study::recommend(const std::vector<Trial>& ts, Strategy* strategy
     post.reset();  // a model that cannot condition on these data (e.g. a damaged stored state): none
   }
   if (!post) return r;
-  // Row i of X is the i-th complete trial; the best posterior mean (maximised) among the feasible ones.
+  r.noisy = r.noisy || post->noisy;
+  // Row i of X is the i-th complete trial. Noisy: the best posterior mean (maximised) among the feasible ones;
+  // deterministic: the best observed trial, with the model's posterior there.
   std::optional<std::size_t> best_row;
   const Trial* best = nullptr;
   std::size_t i = 0;
@@ -635,11 +637,16 @@ Recommendation Study::recommend(const std::vector<Trial>& ts, Strategy* strategy
     if (t.state != TrialState::Complete) continue;
     const std::size_t row = i++;
     const double m = post->mean[static_cast<Eigen::Index>(row)];
+    if (!r.noisy) {
+      if (t.id == r.best_observed->id && std::isfinite(m)) best_row = row, best = &t;
+      continue;
+    }
     if (!is_feasible(t) || !std::isfinite(m)) continue;
     if (!best_row || m > post->mean[static_cast<Eigen::Index>(*best_row)]) best_row = row, best = &t;
   }
   if (!best) return r;
   r.recommended = *best;
+  r.by_posterior_mean = r.noisy;
   const double m = post->mean[static_cast<Eigen::Index>(*best_row)];
   r.mean = record_.minimize ? -m : m;
   r.sd = post->sd[static_cast<Eigen::Index>(*best_row)];
@@ -663,8 +670,9 @@ void Study::add_recommendation(nlohmann::json& out, const std::vector<Trial>& ts
   nlohmann::json rec = trial_json(*r.recommended);
   rec["mean"] = r.mean ? nlohmann::json(*r.mean) : nlohmann::json(nullptr);
   rec["sd"] = r.sd ? nlohmann::json(*r.sd) : nlohmann::json(nullptr);
-  rec["by"] = r.mean ? "posterior_mean" : "best_observed";
+  rec["by"] = r.by_posterior_mean ? "posterior_mean" : "best_observed";
   if (!r.mean) rec["note"] = "no fitted model: the best observed trial, without a posterior";
+  else if (!r.noisy) rec["note"] = "deterministic: no trial reports a sem and no point was evaluated twice with different values";
   out["recommended"] = std::move(rec);
   out["noisy"] = r.noisy;
   if (r.noisy) {

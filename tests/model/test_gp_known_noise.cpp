@@ -13,17 +13,17 @@ using namespace kbo;
 
 namespace {
 
-constexpr double kLog2Pi = 1.8378770664093453;
+constexpr double kKnownNoiseLog2Pi = 1.8378770664093453;
 
-struct Data {
+struct KnownNoiseData {
   Mat X;
   Vec y, s2;  // targets and known noise variances
 };
 
-Data random_data(int n, int d, std::uint64_t seed) {
+KnownNoiseData known_noise_data(int n, int d, std::uint64_t seed) {
   Rng rng = make_rng(seed);
   std::uniform_real_distribution<double> u(0.0, 1.0);
-  Data out{Mat(n, d), Vec(n), Vec(n)};
+  KnownNoiseData out{Mat(n, d), Vec(n), Vec(n)};
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < d; ++j) out.X(i, j) = u(rng);
     out.y(i) = std::sin(4.0 * out.X(i, 0)) + 0.5 * out.X.row(i).sum();
@@ -33,7 +33,7 @@ Data random_data(int n, int d, std::uint64_t seed) {
 }
 
 /// Dense Gram matrix k(A, B) of an isotropic RBF with lengthscale l and variance v (the kernel under test).
-Mat rbf(const Mat& A, const Mat& B, double l, double v) {
+Mat dense_rbf(const Mat& A, const Mat& B, double l, double v) {
   Mat K(A.rows(), B.rows());
   for (Eigen::Index i = 0; i < A.rows(); ++i)
     for (Eigen::Index j = 0; j < B.rows(); ++j) K(i, j) = v * std::exp(-0.5 * (A.row(i) - B.row(j)).squaredNorm() / (l * l));
@@ -44,7 +44,7 @@ Mat rbf(const Mat& A, const Mat& B, double l, double v) {
 
 TEST(GPKnownNoise, PosteriorAndLikelihoodEqualTheDenseFormulas) {
   const double l = 0.3, v = 1.7, sigma2 = 0.01;
-  const Data d = random_data(25, 2, 3);
+  const KnownNoiseData d = known_noise_data(25, 2, 3);
   Mat Xs(7, 2);
   Rng rng = make_rng(9);
   std::uniform_real_distribution<double> u(0.0, 1.0);
@@ -55,14 +55,14 @@ TEST(GPKnownNoise, PosteriorAndLikelihoodEqualTheDenseFormulas) {
   gp.set_data(d.X, d.y, d.s2);
 
   // Dense: C = K + diag(σ² + s²), mean = K*ᵀ C⁻¹ y, var = k** − K*ᵀ C⁻¹ K*, LML = −½ yᵀC⁻¹y − ½ log|C| − n/2 log 2π.
-  Mat C = rbf(d.X, d.X, l, v);
+  Mat C = dense_rbf(d.X, d.X, l, v);
   C.diagonal() += (d.s2.array() + sigma2).matrix();
   const Eigen::LDLT<Mat> ldlt(C);
-  const Mat Ks = rbf(d.X, Xs, l, v);
+  const Mat Ks = dense_rbf(d.X, Xs, l, v);
   const Vec mean = Ks.transpose() * ldlt.solve(d.y);
-  const Vec var = (rbf(Xs, Xs, l, v) - Ks.transpose() * ldlt.solve(Ks)).diagonal();
+  const Vec var = (dense_rbf(Xs, Xs, l, v) - Ks.transpose() * ldlt.solve(Ks)).diagonal();
   const double logdet = ldlt.vectorD().array().log().sum();
-  const double lml = -0.5 * d.y.dot(ldlt.solve(d.y)) - 0.5 * logdet - 0.5 * 25 * kLog2Pi;
+  const double lml = -0.5 * d.y.dot(ldlt.solve(d.y)) - 0.5 * logdet - 0.5 * 25 * kKnownNoiseLog2Pi;
 
   const GP::Prediction p = gp.predict(Xs);
   for (Eigen::Index i = 0; i < Xs.rows(); ++i) {
@@ -80,7 +80,7 @@ TEST(GPKnownNoise, PosteriorAndLikelihoodEqualTheDenseFormulas) {
 TEST(GPKnownNoise, StandardisedTargetsScaleTheKnownNoise) {
   // normalize = true: the GP works on (y − mean)/scale, so a known variance s² is s²/scale² there. Scaling
   // y and s by 10 must give the same posterior in the original units, scaled by 10.
-  const Data d = random_data(20, 2, 5);
+  const KnownNoiseData d = known_noise_data(20, 2, 5);
   GP a(make_stationary("matern52", 2, true, 0.3), 0.02, /*normalize=*/true);
   GP b(make_stationary("matern52", 2, true, 0.3), 0.02, /*normalize=*/true);
   a.set_data(d.X, d.y, d.s2);
@@ -94,7 +94,7 @@ TEST(GPKnownNoise, StandardisedTargetsScaleTheKnownNoise) {
 }
 
 TEST(GPKnownNoise, LikelihoodGradientMatchesFiniteDifferences) {
-  const Data d = random_data(18, 2, 11);
+  const KnownNoiseData d = known_noise_data(18, 2, 11);
   GP gp(make_stationary("matern52", 2, true, 0.4), 0.05, /*normalize=*/true);
   gp.set_data(d.X, d.y, d.s2);
   const Vec theta = gp.hyperparameters();
@@ -110,7 +110,7 @@ TEST(GPKnownNoise, LikelihoodGradientMatchesFiniteDifferences) {
 }
 
 TEST(GPKnownNoise, AppendingAndReplacingTargetsEqualAFreshFactorisation) {
-  const Data d = random_data(30, 2, 17);
+  const KnownNoiseData d = known_noise_data(30, 2, 17);
   GP full(make_stationary("rbf", 2, true, 0.3), 0.01, /*normalize=*/false);
   full.set_data(d.X, d.y, d.s2);
   // The first 20 rows, then 10 appended with their known noise.
@@ -164,7 +164,7 @@ TEST(GPKnownNoise, ReplicatesAtOnePointAverageByTheirPrecision) {
 }
 
 TEST(GPKnownNoise, BadKnownNoiseIsRefused) {
-  const Data d = random_data(5, 1, 1);
+  const KnownNoiseData d = known_noise_data(5, 1, 1);
   GP gp(make_stationary("rbf", 1, false, 0.3), 0.01);
   EXPECT_THROW(gp.set_data(d.X, d.y, Vec::Constant(4, 0.1)), InputError);
   EXPECT_THROW(gp.set_data(d.X, d.y, Vec::Constant(5, -0.1)), InputError);

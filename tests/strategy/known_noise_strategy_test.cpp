@@ -45,7 +45,7 @@ TEST(TargetUnits, ANonAffineWarpUsesItsAverageSlopeOverTheInterval) {
 
 namespace {
 
-StrategyConfig incremental_config() {
+StrategyConfig known_noise_config() {
   StrategyConfig c;
   c.seed = 7;
   c.n_init = 4;
@@ -53,18 +53,18 @@ StrategyConfig incremental_config() {
   return c;
 }
 
-struct Data {
+struct ReplicatedData {
   Mat X;
   Vec y, sem;
 };
 
 /// n Branin points (negated), with replicates: rows 10.. repeat earlier rows with other values and standard
 /// errors, as replicated evaluations of a noisy objective do.
-Data replicated_branin(int n) {
+ReplicatedData replicated_branin_data(int n) {
   const Problem p = make_problem("branin", 0);
   Rng rng = make_rng(5);
   std::uniform_real_distribution<double> u(0.0, 1.0);
-  Data d{Mat(n, 2), Vec(n), Vec(n)};
+  ReplicatedData d{Mat(n, 2), Vec(n), Vec(n)};
   for (int i = 0; i < n; ++i) {
     if (i >= 10 && i % 2 == 0) {
       d.X.row(i) = d.X.row(i % 7);  // a replicate of an earlier trial
@@ -77,8 +77,8 @@ Data replicated_branin(int n) {
   return d;
 }
 
-Data first_rows(const Data& d, const std::vector<int>& keep) {
-  Data out{Mat(static_cast<Eigen::Index>(keep.size()), 2), Vec(static_cast<Eigen::Index>(keep.size())),
+ReplicatedData replicated_rows(const ReplicatedData& d, const std::vector<int>& keep) {
+  ReplicatedData out{Mat(static_cast<Eigen::Index>(keep.size()), 2), Vec(static_cast<Eigen::Index>(keep.size())),
            Vec(static_cast<Eigen::Index>(keep.size()))};
   for (std::size_t i = 0; i < keep.size(); ++i) {
     out.X.row(static_cast<Eigen::Index>(i)) = d.X.row(keep[i]);
@@ -91,7 +91,7 @@ Data first_rows(const Data& d, const std::vector<int>& keep) {
 }  // namespace
 
 TEST(KnownNoiseStrategy, IncrementalModelWithReplicatesEqualsAModelBuiltFromScratch) {
-  const Data d = replicated_branin(26);
+  const ReplicatedData d = replicated_branin_data(26);
   const Mat none(0, 2);
   // 16 trials (two replicates among them; trial 12, a replicate, completes late), then 22 with more.
   std::vector<int> early;
@@ -99,9 +99,9 @@ TEST(KnownNoiseStrategy, IncrementalModelWithReplicatesEqualsAModelBuiltFromScra
     if (i != 12) early.push_back(i);
   std::vector<int> late;
   for (int i = 0; i < 22; ++i) late.push_back(i);
-  const Data a = first_rows(d, early), b = first_rows(d, late);
+  const ReplicatedData a = replicated_rows(d, early), b = replicated_rows(d, late);
 
-  BOStrategy s(incremental_config(), test_support::branin_space());
+  BOStrategy s(known_noise_config(), test_support::branin_space());
   s.set_observation_sem(a.sem);
   s.suggest(a.X, a.y, none, 17);
   ASSERT_EQ(s.last_info()["refit"], "full");
@@ -111,7 +111,7 @@ TEST(KnownNoiseStrategy, IncrementalModelWithReplicatesEqualsAModelBuiltFromScra
   ASSERT_EQ(s.last_info()["refit"], "none");  // the factor was extended: rows matched by their bytes
 
   // The same θ, the 22 rows set at once in data order (a restored state conditions on them from scratch).
-  BOStrategy fresh(incremental_config(), test_support::branin_space());
+  BOStrategy fresh(known_noise_config(), test_support::branin_space());
   fresh.restore_model_state(nlohmann::json::parse(state.dump()));
   fresh.set_observation_sem(b.sem);
   fresh.suggest(b.X, b.y, none, 22);
@@ -132,8 +132,8 @@ TEST(KnownNoiseStrategy, IncrementalModelWithReplicatesEqualsAModelBuiltFromScra
 }
 
 TEST(KnownNoiseStrategy, PosteriorAtObservationsNeedsAFitAndIsInTheUsersUnits) {
-  const Data d = replicated_branin(20);
-  BOStrategy s(incremental_config(), test_support::branin_space());
+  const ReplicatedData d = replicated_branin_data(20);
+  BOStrategy s(known_noise_config(), test_support::branin_space());
   s.set_observation_sem(d.sem);
   EXPECT_FALSE(s.posterior_at_observations(d.X, d.y).has_value());  // no fit yet
   s.suggest(d.X, d.y, Mat(0, 2), 20);
@@ -151,6 +151,6 @@ TEST(KnownNoiseStrategy, PosteriorAtObservationsNeedsAFitAndIsInTheUsersUnits) {
     EXPECT_LT(post->sd[i], spread);
   }
   // A random search has no model.
-  RandomStrategy r(incremental_config(), test_support::branin_space());
+  RandomStrategy r(known_noise_config(), test_support::branin_space());
   EXPECT_FALSE(r.posterior_at_observations(d.X, d.y).has_value());
 }

@@ -66,9 +66,12 @@ class Strategy {
   /// takes them: X, y to maximise, the sems as set_observation_sem): mean and standard deviation per row in
   /// y's units, under the model state restored last (restore_model_state) or fitted last, without refitting.
   /// nullopt when the strategy has no model of the data or no fitted state yet (random search, the initial
-  /// design, a model that is not stored). The study recommends the trial of the best posterior mean.
+  /// design, a model that is not stored). A noisy study recommends the trial of the best posterior mean.
   struct Posterior {
     Vec mean, sd;
+    /// The model judges the observations noisy by itself (without standard errors or replicates), e.g. from
+    /// the noise it inferred; then the study recommends by the posterior mean as for reported noise.
+    bool noisy = false;
   };
   virtual std::optional<Posterior> posterior_at_observations(const Mat& /*X*/, const Vec& /*y*/) { return std::nullopt; }
 

@@ -26,16 +26,19 @@ std::string describe_space_json(const nlohmann::json& j);
 
 class Storage;
 
-/// What a study recommends: among its complete feasible trials, the one of the best posterior mean of the
-/// strategy's fitted model (a noisy objective's lucky draw is not the best guess), and beside it the best
-/// observed value. Without a fitted model (random search, the initial design) the recommendation is the best
-/// observed trial, with no posterior (mean, sd nullopt).
+/// What a study recommends, and beside it the best observed trial. A noisy study (below) recommends, among its
+/// complete feasible trials, the one of the best posterior mean of the strategy's fitted model: a lucky draw
+/// is not the best guess. A deterministic one recommends its best observed trial: its observations are the
+/// objective's values (a model's posterior mean at them differs only by the noise floor of its fit). Without a
+/// fitted model (random search, the initial design) the best observed trial, with no posterior.
 struct Recommendation {
   std::optional<Trial> recommended, best_observed;
   std::optional<double> mean, sd;  // the recommended trial's posterior of the objective, in the user's units
-  /// The trials say the objective is noisy: one reports a standard error > 0, or two evaluations of the same
-  /// point differ. Then best_trial / best_x / best_params / best_value of to_json are the recommendation's.
+  /// The objective is noisy: a trial reports a standard error > 0, two evaluations of the same point differ, or
+  /// the strategy's model judges so (Strategy::Posterior::noisy). Then best_trial / best_x / best_params /
+  /// best_value of to_json are the recommendation's.
   bool noisy = false;
+  bool by_posterior_mean = false;  // the recommendation ranks trials by the posterior mean
 };
 
 /// Result of evaluating one trial: a finite value, or a failure reason. Two outcomes say nothing about the
@@ -182,7 +185,7 @@ class Study {
 
   /// The `kbo optimize --json` / `kbo show --json` object: study, direction, space, budget, best_value,
   /// best_x, best_trial, n_trials, n_complete, n_failed, n_pending,
-  /// trials [{id, x, value, state, (reason), (phase: running|asked|queued, pending trials), worker,
+  /// trials [{id, x, value, (sem), state, (reason), (phase: running|asked|queued, pending trials), worker,
   /// created_at, (finished_at), (heartbeat_at), (lease_until), (retry_of)}].
   nlohmann::json to_json() const;
   /// The same object of `trials` (this study's, loaded once by the caller) with only the trials at the indices
