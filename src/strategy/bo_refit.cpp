@@ -259,7 +259,7 @@ std::vector<double> BOStrategy::refit(const std::vector<std::optional<GP>*>& mod
       // Fit θ on the surrogate kernel (same parameter layout), then use it in the model's kernel.
       surrogates[m].emplace(with_constant_mean(surrogate->clone(), gls_mean_variance()), gp.noise_variance(),
                             gp.normalizes(), gp.learns_noise());
-      surrogates[m]->set_data(gp.X(), gp.y());
+      surrogates[m]->set_data(gp.X(), gp.y(), gp.known_noise());
       fitted[m] = &*surrogates[m];
     }
     for (std::size_t r = 0; r < starts.size(); ++r) {

@@ -11,6 +11,7 @@
 #include "constant_mean_kernel.hpp"
 #include "kbo/acquisition/constraints.hpp"
 #include "kbo/acquisition/registry.hpp"
+#include "kbo/strategy/target_units.hpp"
 #include "kbo/strategy/targets.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/core/random.hpp"
@@ -271,10 +272,12 @@ BOStrategy::StepData BOStrategy::step_data(const Mat& X, const Vec& y, int trial
   StepData d;
   d.U = unit_->rows_to_unit(X);
   d.yt = model_targets(y, model_options_.output_warp);  // the GP's targets; acquisitions see the same units
+  if (sem_.size() == y.size() && sem_.size() > 0) d.noise = sem_in_target_units(y, d.yt, sem_).array().square();
   d.subset = uses_subset_model(static_cast<int>(X.rows()));
   if (!d.subset) {
     d.Um = d.U;
     d.ym = d.yt;
+    d.noise_m = d.noise;
     return d;
   }
   // The subset of data around the best (feasible) observation (bo_subsets.cpp).
@@ -286,6 +289,7 @@ BOStrategy::StepData BOStrategy::step_data(const Mat& X, const Vec& y, int trial
   const std::vector<Eigen::Index> rows = subset_model_rows(d.U, top, trial_index);
   d.Um = d.U(rows, Eigen::all);
   d.ym = d.yt(rows);
+  if (d.noise.size() > 0) d.noise_m = d.noise(rows);
   info_["model"] = {{"kind", "subset"}, {"rows", d.Um.rows()}};
   return d;
 }
@@ -296,9 +300,9 @@ double BOStrategy::update_surrogate(const StepData& d, int n, int trial_index) {
     // Same θ: the new rows join the factor in O(n²) (a subset moves with the incumbent: one factorisation).
     auto update = [&](GP& g) {
       if (d.subset)
-        g.set_data(d.Um, d.ym);
+        g.set_data(d.Um, d.ym, d.noise_m);
       else
-        extend_model(g, d.U, d.yt);
+        extend_model(g, d.U, d.yt, d.noise);
     };
     update(*gp_);
     if (model_options_.structure_averaging != StructureAveraging::Off)  // the averaged candidates see the rows too
@@ -320,8 +324,10 @@ double BOStrategy::fit_surrogate(const StepData& d, bool warm, int trial_index) 
   const std::vector<Eigen::Index> fit_on = fit_rows(d.Um.rows(), trial_index);
   const Mat Uf = fit_on.empty() ? Mat() : Mat(d.Um(fit_on, Eigen::all));
   const Vec yf = fit_on.empty() ? Vec() : Vec(d.ym(fit_on));
+  const Vec nf = fit_on.empty() || d.noise_m.size() == 0 ? Vec() : Vec(d.noise_m(fit_on));
   const Mat& UF = fit_on.empty() ? d.Um : Uf;
   const Vec& yF = fit_on.empty() ? d.ym : yf;
+  const Vec& nF = fit_on.empty() ? d.noise_m : nf;
   if (!fit_on.empty()) info_["fit_rows"] = UF.rows();
   // A kernel defined around a centre (the aligned set kernel) follows the incumbent: near it the model is
   // the plain one, and the pairing's seams stay away from where the next steps are taken.
@@ -329,21 +335,21 @@ double BOStrategy::fit_surrogate(const StepData& d, bool warm, int trial_index) 
   d.ym.maxCoeff(&top);
   recentre_models(d.Um.row(top).transpose());
   if (!gp_) gp_.emplace(new_model(kernel_->clone()));
-  gp_->set_data(UF, yF);  // warm start: keeps the previous fit's hyperparameters
+  gp_->set_data(UF, yF, nF);  // warm start: keeps the previous fit's hyperparameters
   double objective;
   if (!candidates_.empty()) {
     // Structure by evidence: every candidate kernel's model is refitted (warm-started from its own fit).
     std::vector<std::optional<GP>*> models{&gp_};
     for (std::size_t k = 0; k < candidates_.size(); ++k) {
       if (!gp_candidates_[k]) gp_candidates_[k].emplace(new_model(candidates_[k].kernel->clone()));
-      gp_candidates_[k]->set_data(UF, yF);
+      gp_candidates_[k]->set_data(UF, yF, nF);
       models.push_back(&gp_candidates_[k]);
     }
     objective = choose_by_evidence(models, refit(models, trial_index, warm));
   } else if (alt_kernel_) {
     // Kernel smoothness by evidence: the better MAP objective wins; the loser stays as the alternative.
     if (!gp_alt_) gp_alt_.emplace(new_model(alt_kernel_->clone()));
-    gp_alt_->set_data(UF, yF);
+    gp_alt_->set_data(UF, yF, nF);
     const std::vector<double> obj = refit({&gp_, &gp_alt_}, trial_index, warm);
     objective = obj[0];
     if (obj[1] > obj[0]) std::swap(gp_, gp_alt_), objective = obj[1], alt_leads_ = !alt_leads_;
@@ -353,10 +359,10 @@ double BOStrategy::fit_surrogate(const StepData& d, bool warm, int trial_index) 
   if (model_options_.noise == NoiseModel::Infer && !warm && gp_->learns_noise() && replicates_ != ReplicateVerdict::Exact)
     objective = infer_noise(trial_index, objective);
   if (!fit_on.empty()) {
-    gp_->set_data(d.Um, d.ym);  // the fitted θ, conditioned on every row
+    gp_->set_data(d.Um, d.ym, d.noise_m);  // the fitted θ, conditioned on every row
     if (model_options_.structure_averaging != StructureAveraging::Off)
       for (auto& g : gp_candidates_)
-        if (g) g->set_data(d.Um, d.ym);
+        if (g) g->set_data(d.Um, d.ym, d.noise_m);
   }
   return objective;
 }
@@ -482,7 +488,7 @@ std::optional<std::pair<OptResult, std::string>> BOStrategy::doubtful_step(const
   for (std::size_t k = 0; k < candidates_.size(); ++k) {
     if (!candidates_[k].resolves_doubtful || !gp_candidates_[k]) continue;
     GP& other = *gp_candidates_[k];
-    other.set_data(d.Um, d.ym);
+    other.set_data(d.Um, d.ym, d.noise_m);
     const std::unique_ptr<Acquisition> acq = make_acquisition(other, inc.target, n);
     info_[proposer_.doubtful_key()] = {{"from", model_.name}, {"to", candidates_[k].name}};
     return std::make_pair(maximize_acquisition(*acq, *unit_, opt, ctx.incumbent.transpose()), candidates_[k].name);

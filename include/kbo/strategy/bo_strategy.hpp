@@ -67,6 +67,10 @@ class BOStrategy : public Strategy {
   /// one fitted at more observations than ours, for the same kernels, noise setting and prior mean.
   nlohmann::json model_state() const override;
   void restore_model_state(const nlohmann::json& state) override;
+  /// The posterior of the last fitted or restored θ (no refit) conditioned on (X, y) and the standard errors
+  /// of set_observation_sem, at X's rows, mapped back to y's units (target_units.hpp); above subset_above
+  /// observations only the subset model's rows get one (the others NaN). nullopt before any fit.
+  std::optional<Posterior> posterior_at_observations(const Mat& X, const Vec& y) override;
   // GP of the last suggestion (nullptr during the initial design), fitted to model_targets(y): with the
   // default prior mean its units are (y − worst)/std(y), not the objective's.
   const GP* model() const;
@@ -84,12 +88,16 @@ class BOStrategy : public Strategy {
  private:
   // One BO step's observations in the GP's units: every row (U, yt) and the rows the model conditions on
   // (Um, ym: all of them, or above the threshold a subset of data around the incumbent, bo_subsets.cpp).
+  // noise / noise_m: each row's known noise variance in target units, from the trials' standard errors
+  // (set_observation_sem, mapped by target_units.hpp; empty when no trial reported one).
   struct StepData {
     Mat U;
     Vec yt;
+    Vec noise;
     bool subset = false;
     Mat Um;
     Vec ym;
+    Vec noise_m;
   };
   // The incumbent (EI/PI's reference and the optimiser's first start): the best feasible observation.
   struct Incumbent {
@@ -141,8 +149,9 @@ class BOStrategy : public Strategy {
   std::vector<Eigen::Index> subset_model_rows(const Mat& U, Eigen::Index incumbent, int trial_index) const;
   std::vector<Eigen::Index> fit_rows(Eigen::Index n, int trial_index) const;
   nlohmann::json model_identity() const;  // what a stored model state must match
-  // gp's data become (U, yt) at gp's θ: the new rows appended to its factor, every target replaced.
-  void extend_model(GP& gp, const Mat& U, const Vec& yt);
+  // gp's data become (U, yt) with known noise variances `noise` (empty: none) at gp's θ: the new rows
+  // appended to its factor, every target replaced (a changed known noise refactorises).
+  void extend_model(GP& gp, const Mat& U, const Vec& yt, const Vec& noise);
   // MAP/ML-II refit of each model (data already set; each replaced by its best fit), all starts in one
   // thread pool; returns each model's objective.
   // warm_only: one capped run from each model's current θ (BOModelOptions::warm_refit_evaluations).
