@@ -35,6 +35,7 @@ std::optional<Strategy::Posterior> BOStrategy::posterior_at_observations(const M
   targets_to_values(y, yt, p.mean, p.variance.cwiseMax(0.0).cwiseSqrt(), mean_y, sd_y);
   Posterior out{Vec::Constant(n, std::numeric_limits<double>::quiet_NaN()),
                 Vec::Constant(n, std::numeric_limits<double>::quiet_NaN())};
+  out.noisy = noisy_;  // the noise inference (options.bo.noise infer) found the observations noisy
   for (std::size_t k = 0; k < rows.size(); ++k) {
     out.mean[rows[k]] = mean_y[static_cast<Eigen::Index>(k)];
     out.sd[rows[k]] = sd_y[static_cast<Eigen::Index>(k)];
