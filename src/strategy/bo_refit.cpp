@@ -23,7 +23,6 @@ constexpr double kNoiseEvidence = 3.0;
 }  // namespace
 
 double BOStrategy::noise_floor() const {
-  const BOModelOptions& mo = model_options_;
   return observations_ >= NoiseLevels::late_floor_from ? NoiseLevels::late_floor : NoiseLevels::floor;
 }
 
