@@ -119,9 +119,10 @@ Vec MooStrategy::model_step(const Mat& U, const Mat& Y, const Mat& Pu, const Mat
   std::unique_ptr<Acquisition> acq;
   Mat starts(0, U.cols());
   if (n_feasible > 0) {
-    // The reference point: given (maximisation terms), or inferred from the feasible observed front.
+    // The reference point: given (maximisation terms), or BoTorch's rule over all feasible observations
+    // (their worst values, not the front's nadir: see the header).
     const Mat front = pareto_front(Yf);
-    Vec ref = reference_point_.size() == k ? reference_point_ : infer_reference_point(front);
+    Vec ref = reference_point_.size() == k ? reference_point_ : infer_reference_point(Yf);
     info_["reference_point"] = to_vector(ref);
     info_["reference"] = reference_point_.size() == k ? "given" : "inferred";
     info_["hypervolume"] = hypervolume(front, ref);
