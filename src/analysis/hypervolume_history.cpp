@@ -42,7 +42,7 @@ nlohmann::json hypervolume_history(const std::vector<Trial>& trials, const std::
       front.push_back(y);
       Mat F(static_cast<Eigen::Index>(front.size()), k);
       for (std::size_t r = 0; r < front.size(); ++r) F.row(static_cast<Eigen::Index>(r)) = front[r].transpose();
-      hv = hypervolume(F, ref);
+      hv = std::max(hv, hypervolume(F, ref));  // a larger front never dominates less (recomputing can round lower)
     }
     if (changes || i == 0 || i + 1 == done.size()) out.push_back({done[i]->id, hv});
   }

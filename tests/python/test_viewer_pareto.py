@@ -8,7 +8,8 @@ import pytest
 
 from viewer_support import PAINTED, browser, cli, dashboard, show, wait_for  # noqa: F401
 
-# Objectives (all minimised) of a point x in [0, 1]^2: a convex 2-objective front, a spherical 3-objective one.
+# Objectives (all minimised): a convex 2-objective front on [0, 1]^2, a spherical 3-objective one on [0, 1]^3 (the
+# third coordinate moves points off the front, so both studies have dominated trials).
 OBJECTIVE = r"""
 import json, math, sys
 x = [float(v) for v in sys.argv[2:]]
@@ -16,7 +17,7 @@ if sys.argv[1] == "2":
     out = [x[0], (1 - x[0]) ** 2 + x[1]]
 else:
     a, b = x[0] * math.pi / 2, x[1] * math.pi / 2
-    g = 1 + 0.3 * (x[0] - 0.4) ** 2
+    g = 1 + 2 * x[2]
     out = [g * math.cos(a) * math.cos(b), g * math.cos(a) * math.sin(b), g * math.sin(a)]
 print(json.dumps({"values": out}))
 """
@@ -25,7 +26,7 @@ print(json.dumps({"values": out}))
 def make_study(kbo_bin, tmp_path, url, k, name):
     script = tmp_path / "objective.py"
     script.write_text(OBJECTIVE)
-    cli(kbo_bin, "optimize", "--bounds", "0:1,0:1", "--directions", ",".join(["minimize"] * k), "--init", 8,
+    cli(kbo_bin, "optimize", "--bounds", ",".join(["0:1"] * k), "--directions", ",".join(["minimize"] * k), "--init", 8,
         "--iters", 6, "--seed", 2, "--objective", f"{sys.executable} {script} {k} {{x}}", "--storage", url,
         "--study", name)
     return show(kbo_bin, url, name)
@@ -56,6 +57,7 @@ def check_objective_views(driver, study, k):
     r = wait_for(driver, lambda r: r.get("n_trials") == study["n_trials"] and "pareto" in r,
                  what="the multi-objective views")
     front = non_dominated_ids(study)
+    assert 0 < len(front) < study["n_complete"]  # both kinds of point are drawn
     assert r["pareto"] == {"objectives": k, "kind": "scatter" if k == 2 else "parallel", "front": len(front),
                            "dominated": study["n_complete"] - len(front)}
     series = driver.execute_script(
@@ -73,7 +75,7 @@ def check_objective_views(driver, study, k):
         prefix = [t["values"] for t in by_id if t["id"] <= trial_id]
         assert hv == pytest.approx(exact_hypervolume(prefix, ref), rel=1e-9, abs=1e-12)
     assert history[-1][1] == pytest.approx(study["hypervolume"]["value"], rel=1e-12)
-    assert all(b[1] >= a[1] for a, b in zip(history, history[1:]))
+    assert all(b[1] >= a[1] for a, b in zip(history, history[1:])), history
     assert r["hypervolume"]["points"] == len(history)
     painted = driver.execute_script(PAINTED)
     assert painted["chart-pareto"] > 2000 and painted["chart-hypervolume"] > 2000, painted

@@ -254,7 +254,7 @@
       t.values.length === k && !onFront.has(t.id));
     const tip = (p) => 'trial ' + p.data.id + (p.seriesName === 'dominated' ? ' (not on the front)' : ' (on the front)') +
       '<br>' + p.data.value.slice(0, k).map((v, j) => esc(objectiveName(view, j)) + ' ' + esc(fmt(v))).join('<br>');
-    const grey = '#cbd5e1', accent = '#2563eb';
+    const grey = '#aab4c3', accent = '#2563eb';
     let option;
     if (k === 2) {
       front.sort((a, b) => a.values[0] - b.values[0] || a.values[1] - b.values[1]);
