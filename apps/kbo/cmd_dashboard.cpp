@@ -57,8 +57,8 @@ void answer(httplib::Response& res, const std::function<std::string()>& fn) {
 
 int run_dashboard(int argc, char** argv) {
   CLI::App app{"Serve a live web page on http://127.0.0.1:PORT/ that lists the studies of a storage and shows each "
-               "as `kbo report` does (convergence, parallel coordinates, GP slices, importances, settings, trial "
-               "table), redrawn while workers run. Reads only: it never writes to the storage. Ctrl-C stops it."};
+               "as `kbo report` does (convergence, the Pareto front and hypervolume of a study with several "
+               "objectives, parallel coordinates, GP slices, importances, settings, trial table), redrawn while workers run. Reads only: it never writes to the storage. Ctrl-C stops it."};
   StudyOptionParser parser(app, kWhere);
   parser.needs_persistent_storage();
   int port = 8080;

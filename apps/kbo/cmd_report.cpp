@@ -1,5 +1,6 @@
-// kbo report: one self-contained HTML file showing a study (convergence, parallel coordinates, GP slices and
-// partial dependences, importances, settings, the trial table). Reads the storage only.
+// kbo report: one self-contained HTML file showing a study (convergence, the Pareto front and hypervolume of
+// several objectives, parallel coordinates, GP slices and partial dependences, importances, settings, the trial
+// table). Reads the storage only.
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -25,7 +26,8 @@ std::string report_file_name(std::string name) {
 }
 
 int run_report(int argc, char** argv) {
-  CLI::App app{"Write one self-contained HTML file that shows a study: convergence, parallel coordinates, a slice "
+  CLI::App app{"Write one self-contained HTML file that shows a study: convergence, for several objectives the "
+               "Pareto front and the hypervolume against trials, parallel coordinates, a slice "
                "and partial dependence per parameter from a GP fitted to the trials, parameter importances, the "
                "study's settings and the sortable trial table. It opens offline in any browser (the charts are "
                "inlined). Without --study it shows the storage's only study. Reads only: it creates and changes "

@@ -5,6 +5,11 @@
   zdt1/2/3      d = 6, 2 objectives, ref (11, 11)         (Zitzler, Deb & Thiele 2000)
   dtlz2         d = 6, 2 or 3 objectives, ref 1.1 each    (Deb et al. 2002)
   vehiclesafety d = 5, 3 objectives, ref (1864.72022, 11.81993945, 0.2903999384) (Tanabe & Ishibuchi 2020)
+
+Held out (HELD_OUT: fixed before any tuning on the problems above, reported apart and never tuned on):
+  zdt1-10       ZDT1 at d = 10, ref (11, 11)
+  dtlz1-2       DTLZ1, d = 6, 2 objectives, ref 400 each (BoTorch's)
+  dtlz7-2       DTLZ7, d = 6, 2 objectives, ref 15 each (BoTorch's)
 """
 import math
 
@@ -55,6 +60,33 @@ def dtlz2(m):
     return f
 
 
+def dtlz1(m):
+    def f(x):
+        k = len(x) - m + 1
+        g = 100.0 * (k + sum((xi - 0.5) ** 2 - math.cos(20.0 * math.pi * (xi - 0.5)) for xi in x[m - 1:]))
+        out = []
+        for i in range(m):
+            idx = m - 1 - i
+            v = 0.5 * (1.0 + g)
+            for xj in x[:idx]:
+                v *= xj
+            if i > 0:
+                v *= 1.0 - x[idx]
+            out.append(v)
+        return out
+    return f
+
+
+def dtlz7(m):
+    def f(x):
+        k = len(x) - m + 1
+        g = 1.0 + 9.0 / k * sum(x[m - 1:])
+        head = list(x[:m - 1])
+        h = m - sum(fi / (1.0 + g) * (1.0 + math.sin(3.0 * math.pi * fi)) for fi in head)
+        return head + [(1.0 + g) * h]
+    return f
+
+
 def vehicle_safety(x):
     x1, x2, x3, x4, x5 = x
     f1 = 1640.2823 + 2.3573285 * x1 + 2.3220035 * x2 + 4.5688768 * x3 + 7.7213633 * x4 + 4.4559504 * x5
@@ -75,6 +107,14 @@ PROBLEMS = {
     "dtlz2-3": (dtlz2(3), [(0.0, 1.0)] * 6, [1.1, 1.1, 1.1]),
     "vehiclesafety": (vehicle_safety, [(1.0, 3.0)] * 5, [1864.72022, 11.81993945, 0.2903999384]),
 }
+
+# Held-out problems (same layout as PROBLEMS).
+HELD_OUT = {
+    "zdt1-10": (zdt1, [(0.0, 1.0)] * 10, [11.0, 11.0]),
+    "dtlz1-2": (dtlz1(2), [(0.0, 1.0)] * 6, [400.0, 400.0]),
+    "dtlz7-2": (dtlz7(2), [(0.0, 1.0)] * 6, [15.0, 15.0]),
+}
+ALL_PROBLEMS = {**PROBLEMS, **HELD_OUT}
 
 
 def hypervolume(points, ref):

@@ -5,7 +5,8 @@
                   [--optuna /tmp/kbo-peers/optuna-v4.7.0] [--ask-time-n 200] [--report-only]
 
 Problems (bench/moo/problems.py, as BoTorch defines them, every objective minimised): BraninCurrin (d = 2),
-ZDT1/ZDT2/ZDT3 (d = 6), DTLZ2 (d = 6, 2 and 3 objectives), VehicleSafety (d = 5, 3 objectives). Budget: 10
+ZDT1/ZDT2/ZDT3 (d = 6), DTLZ2 (d = 6, 2 and 3 objectives), VehicleSafety (d = 5, 3 objectives); held out
+(`--problems held-out`, reported in their own table): ZDT1 at d = 10, DTLZ1 and DTLZ7 (d = 6). Budget: 10
 initial points + 90 steps. The hypervolume after 25, 50 and 100 evaluations is computed here for every
 method alike (problems.hypervolume, exact, not kbo's), with BoTorch's reference point of each problem.
 Methods:
@@ -30,7 +31,7 @@ import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from problems import PROBLEMS, hypervolume  # noqa: E402
+from problems import ALL_PROBLEMS, HELD_OUT, PROBLEMS, hypervolume  # noqa: E402
 
 METHODS = ["kbo", "gp", "nsga2", "random"]
 CHECKPOINTS = [25, 50, 100]
@@ -39,7 +40,7 @@ N_INIT, BUDGET = 10, 100
 
 def run_kbo(name, seed):
     import kbo
-    f, bounds, ref = PROBLEMS[name]
+    f, bounds, ref = ALL_PROBLEMS[name]
     study = kbo.Study(bounds=bounds, directions=["minimize"] * len(ref), init=N_INIT, seed=seed)
     values, ask_seconds = [], []
     for _ in range(BUDGET):
@@ -56,7 +57,7 @@ def run_kbo(name, seed):
 def run_optuna(name, seed, method):
     import optuna
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    f, bounds, ref = PROBLEMS[name]
+    f, bounds, ref = ALL_PROBLEMS[name]
     if method == "nsga2":
         sampler = optuna.samplers.NSGAIISampler(seed=seed)
     elif method == "gp":
@@ -86,7 +87,7 @@ def worker(args):
             if path.exists():
                 continue
             values, ask_seconds = run_kbo(name, seed) if args.method == "kbo" else run_optuna(name, seed, args.method)
-            ref = PROBLEMS[name][2]
+            ref = ALL_PROBLEMS[name][2]
             record = {"method": args.method, "problem": name, "seed": seed, "values": values,
                       "ask_seconds": ask_seconds,
                       "hypervolume": {str(n): hypervolume(values[:n], ref) for n in CHECKPOINTS}}
@@ -139,36 +140,38 @@ def report(args):
             s["hv"][str(n)].append(r["hypervolume"][str(n)])
         s["ask"].append(statistics.mean(r["ask_seconds"][N_INIT:]))
     methods = [m for m in METHODS if any(m in v for v in summary.values())]
-    lines = ["| problem | evals | " + " | ".join(methods) + " |", "|---|---|" + "---|" * len(methods)]
-    wins = {m: [0, 0] for m in methods if m != "kbo"}
-    for name in PROBLEMS:
-        if name not in summary:
+    lines = []
+    for title, group in (("Problems", PROBLEMS), ("Held-out problems (never tuned on)", HELD_OUT)):
+        names = [name for name in group if name in summary]
+        if not names:
             continue
-        for n in CHECKPOINTS:
+        lines += [f"{title}: hypervolume (mean ± standard error over seeds (seeds)):", "",
+                  "| problem | evals | " + " | ".join(methods) + " |", "|---|---|" + "---|" * len(methods)]
+        wins = {m: [0, 0] for m in methods if m != "kbo"}
+        for name in names:
+            for n in CHECKPOINTS:
+                cells = []
+                for m in methods:
+                    hv = summary[name].get(m, {}).get("hv", {}).get(str(n), [])
+                    mu, se = mean_se(hv)
+                    cells.append("—" if mu is None else f"{mu:.4g} ± {se:.2g} ({len(hv)})")
+                lines.append(f"| {name} | {n} | " + " | ".join(cells) + " |")
+            kbo_hv = mean_se(summary[name].get("kbo", {}).get("hv", {}).get("100", []))[0]
+            for m in wins:
+                other = mean_se(summary[name].get(m, {}).get("hv", {}).get("100", []))[0]
+                if kbo_hv is not None and other is not None:
+                    wins[m][1] += 1
+                    wins[m][0] += kbo_hv >= other
+        lines += ["", "Time per ask (mean over the 90 model steps, seconds; mean ± standard error over seeds):", "",
+                  "| problem | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]
+        for name in names:
             cells = []
             for m in methods:
-                hv = summary[name].get(m, {}).get("hv", {}).get(str(n), [])
-                mu, se = mean_se(hv)
-                cells.append("—" if mu is None else f"{mu:.4g} ± {se:.2g} ({len(hv)})")
-            lines.append(f"| {name} | {n} | " + " | ".join(cells) + " |")
-        kbo_hv = mean_se(summary[name].get("kbo", {}).get("hv", {}).get("100", []))[0]
-        for m in wins:
-            other = mean_se(summary[name].get(m, {}).get("hv", {}).get("100", []))[0]
-            if kbo_hv is not None and other is not None:
-                wins[m][1] += 1
-                wins[m][0] += kbo_hv >= other
-    lines += ["", "Time per ask (mean over the 90 model steps, seconds; mean ± standard error over seeds):", "",
-              "| problem | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]
-    for name in PROBLEMS:
-        if name not in summary:
-            continue
-        cells = []
-        for m in methods:
-            mu, se = mean_se(summary[name].get(m, {}).get("ask", []))
-            cells.append("—" if mu is None else f"{mu:.3f} ± {se:.2g}")
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    lines += ["", "kbo's mean hypervolume after 100 evaluations ≥ the method's, problems: " +
-              ", ".join(f"{m} {w}/{t}" for m, (w, t) in wins.items())]
+                mu, se = mean_se(summary[name].get(m, {}).get("ask", []))
+                cells.append("—" if mu is None else f"{mu:.3f} ± {se:.2g}")
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        lines += ["", "kbo's mean hypervolume after 100 evaluations ≥ the method's, problems: " +
+                  ", ".join(f"{m} {w}/{t}" for m, (w, t) in wins.items()), ""]
     text = "\n".join(lines) + "\n"
     (pathlib.Path(args.out) / "moo.md").write_text(text)
     (pathlib.Path(args.out) / "summary.json").write_text(json.dumps(summary, indent=1))
@@ -179,17 +182,18 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", required=True)
     p.add_argument("--seeds", type=int, default=10)
-    p.add_argument("--problems", default="all")
+    p.add_argument("--problems", default="all", help="all (the selection), held-out, or names, comma-separated")
     p.add_argument("--methods", default=",".join(METHODS))
     p.add_argument("--optuna", default="", help="Optuna v4.7 source directory (for gp)")
     p.add_argument("--ask-time-n", type=int, default=0, help="also time one kbo ask at n trials (2 objectives)")
     p.add_argument("--report-only", action="store_true")
     p.add_argument("--method", help=argparse.SUPPRESS)  # a worker subprocess
     args = p.parse_args()
-    args.problems = list(PROBLEMS) if args.problems == "all" else args.problems.split(",")
+    groups = {"all": list(PROBLEMS), "held-out": list(HELD_OUT)}
+    args.problems = [name for part in args.problems.split(",") for name in groups.get(part, [part])]
     for name in args.problems:
-        if name not in PROBLEMS:
-            p.error(f"unknown problem '{name}' (allowed: {', '.join(PROBLEMS)})")
+        if name not in ALL_PROBLEMS:
+            p.error(f"unknown problem '{name}' (allowed: all, held-out, {', '.join(ALL_PROBLEMS)})")
     if args.method:
         worker(args)
         return

@@ -1,6 +1,7 @@
 // The view JSON of a study (kbo/analysis/study_view.hpp).
 #include "kbo/analysis/study_view.hpp"
 
+#include "kbo/analysis/hypervolume_history.hpp"
 #include "kbo/analysis/study_analysis.hpp"
 #include "kbo/analysis/view_trials.hpp"
 #include "kbo/storage/storage.hpp"
@@ -18,6 +19,10 @@ nlohmann::json study_view_base(const Study& study, const std::vector<Trial>& tri
   view["space_text"] = describe_space_json(study.record().space);
   view["created_at"] = study.record().created_at;
   view["generated_at"] = unix_now();
+  // Several objectives: the hypervolume after each trial, from the reference point the study reports.
+  if (view.contains("hypervolume") && view["hypervolume"].is_object())
+    view["hypervolume_history"] = hypervolume_history(
+        trials, study.record().directions, view["hypervolume"]["reference_point"].get<std::vector<double>>());
   return view;
 }
 

@@ -30,6 +30,19 @@ constexpr double kParegoRho = 0.05;
 
 std::vector<double> to_vector(const Vec& v) { return std::vector<double>(v.data(), v.data() + v.size()); }
 
+/// The inferred reference point of the search (rows of Y, maximised): each objective's worst value on the front,
+/// 10 % of the objective's observed range (all rows) further out; BoTorch's rule (infer_reference_point) where
+/// every observation has the same value.
+Vec search_reference_point(const Mat& Y) {
+  const Mat front = pareto_front(Y);
+  const Vec nadir = front.colwise().minCoeff().transpose();
+  const Vec range = Y.colwise().maxCoeff().transpose() - Y.colwise().minCoeff().transpose();
+  Vec ref = infer_reference_point(front);
+  for (Eigen::Index j = 0; j < ref.size(); ++j)
+    if (range[j] > 0.0) ref[j] = nadir[j] - 0.1 * range[j];
+  return ref;
+}
+
 }  // namespace
 
 MooStrategy::MooStrategy(StrategyConfig config, std::shared_ptr<const Space> space)
@@ -119,9 +132,9 @@ Vec MooStrategy::model_step(const Mat& U, const Mat& Y, const Mat& Pu, const Mat
   std::unique_ptr<Acquisition> acq;
   Mat starts(0, U.cols());
   if (n_feasible > 0) {
-    // The reference point: given (maximisation terms), or inferred from the feasible observed front.
+    // The reference point: given (maximisation terms), or inferred (see the header).
     const Mat front = pareto_front(Yf);
-    Vec ref = reference_point_.size() == k ? reference_point_ : infer_reference_point(front);
+    Vec ref = reference_point_.size() == k ? reference_point_ : search_reference_point(Yf);
     info_["reference_point"] = to_vector(ref);
     info_["reference"] = reference_point_.size() == k ? "given" : "inferred";
     info_["hypervolume"] = hypervolume(front, ref);

@@ -73,6 +73,28 @@ TEST(MooStrategy, AvoidsPendingPointsAndRecordsItsStep) {
   EXPECT_EQ(info["reference"], "inferred");
 }
 
+// One observation better than every other in both objectives: the front is a single point, whose own range is
+// 0. The inferred reference lies 10 % of each objective's observed range beyond the front's values (BoTorch's
+// 10 % of the front's range, or of |value| for a single point, would put it at 1 − 0.1 in objective 0: the box
+// above it would hold only the corner of that one point).
+TEST(MooStrategy, InferredReferenceReachesTenPercentOfTheObservedRangeBeyondTheFront) {
+  kbo::StrategyConfig c;
+  c.strategy = "moo";
+  c.n_init = 4;
+  auto space = std::make_shared<kbo::BoxSpace>(kbo::Box(Vec::Zero(2), Vec::Ones(2)));
+  auto s = kbo::make_strategy(c, space);
+  Mat X(6, 2), Y(6, 2);
+  X << 0.1, 0.2, 0.8, 0.3, 0.5, 0.9, 0.3, 0.6, 0.7, 0.1, 0.95, 0.55;
+  Y << 1.0, -2.0, -4.0, -3.0, 0.5, -9.0, -1.0, -2.5, 0.0, -7.0, 0.2, -3.5;  // maximised; row 0 dominates
+  s->set_objectives(Y);
+  s->suggest(X, Y.col(0), Mat(0, 2), 6);
+  const std::vector<double> ref = s->last_info()["reference_point"].get<std::vector<double>>();
+  ASSERT_EQ(ref.size(), 2u);
+  EXPECT_DOUBLE_EQ(ref[0], 1.0 - 0.1 * (1.0 - -4.0));
+  EXPECT_DOUBLE_EQ(ref[1], -2.0 - 0.1 * (-2.0 - -9.0));
+  EXPECT_EQ(s->last_info()["front_size"], 1);
+}
+
 TEST(MooStrategy, FourObjectivesUseChebyshevScalarisations) {
   kbo::StrategyConfig c;
   c.strategy = "moo";

@@ -236,6 +236,91 @@
     rendered.convergence_axis = { mode: scale.mode, clipped: clipped };
   }
 
+  // ---- several objectives: the Pareto front and the hypervolume against trials ----
+  // The front is the view's pareto_front (of every complete feasible trial, also when the view lists a sample);
+  // the other complete trials the view lists are drawn grey. Two objectives: a scatter; more: parallel
+  // coordinates over the objectives.
+  function objectiveName(view, j) {
+    return 'objective ' + (j + 1) + ' (' + (view.directions[j] === 'maximize' ? 'max' : 'min') + ')';
+  }
+  function hideObjectives() {
+    $('pareto').hidden = true;
+    $('hypervolume').hidden = true;
+    dropChart('chart-pareto');
+    dropChart('chart-hypervolume');
+    delete rendered.pareto;
+    delete rendered.hypervolume;
+  }
+  function renderPareto(view) {
+    const k = Array.isArray(view.directions) ? view.directions.length : 0;
+    if (k < 2) { hideObjectives(); return; }
+    $('pareto').hidden = false;
+    $('hypervolume').hidden = false;
+    const front = (view.pareto_front || []).slice();
+    const onFront = new Set(front.map((p) => p.id));
+    const others = view.trials.filter((t) => t.state === 'complete' && Array.isArray(t.values) &&
+      t.values.length === k && !onFront.has(t.id));
+    const tip = (p) => 'trial ' + p.data.id + (p.seriesName === 'dominated' ? ' (not on the front)' : ' (on the front)') +
+      '<br>' + p.data.value.slice(0, k).map((v, j) => esc(objectiveName(view, j)) + ' ' + esc(fmt(v))).join('<br>');
+    const grey = '#aab4c3', accent = '#2563eb';
+    let option;
+    if (k === 2) {
+      front.sort((a, b) => a.values[0] - b.values[0] || a.values[1] - b.values[1]);
+      const axis = (j) => ({ type: 'value', name: objectiveName(view, j), nameLocation: 'middle', nameGap: j ? 45 : 25,
+        scale: true, axisLabel: { formatter: (v) => fmt(v) } });
+      option = {
+        grid: { left: 70, right: 20, top: 30, bottom: 45 },
+        legend: { top: 0 },
+        tooltip: { trigger: 'item', formatter: tip },
+        xAxis: axis(0), yAxis: axis(1),
+        series: [
+          { name: 'dominated', type: 'scatter', symbolSize: 6, itemStyle: { color: grey },
+            data: others.map((t) => ({ value: t.values.slice(), id: t.id })) },
+          { name: 'Pareto front', type: 'line', symbolSize: 8, lineStyle: { width: 1, color: accent },
+            itemStyle: { color: accent }, data: front.map((p) => ({ value: p.values.slice(), id: p.id })) },
+        ],
+      };
+    } else {
+      option = {
+        parallel: { left: 60, right: 60, top: 40, bottom: 30,
+          parallelAxisDefault: { nameLocation: 'end', nameGap: 12, axisLabel: { fontSize: 10 }, scale: true } },
+        parallelAxis: view.directions.map((d, j) => ({ dim: j, name: objectiveName(view, j) })),
+        legend: { top: 0 },
+        tooltip: { trigger: 'item', formatter: tip },
+        series: [
+          { name: 'dominated', type: 'parallel', lineStyle: { width: 1, opacity: 0.5, color: grey },
+            data: others.map((t) => ({ value: t.values.slice(), id: t.id })) },
+          { name: 'Pareto front', type: 'parallel', lineStyle: { width: 2, opacity: 0.9, color: accent },
+            data: front.map((p) => ({ value: p.values.slice(), id: p.id })) },
+        ],
+      };
+    }
+    chart('chart-pareto').setOption(Object.assign({}, base, option), { notMerge: true });
+    $('pareto-note').textContent = front.length + ' trial' + (front.length === 1 ? '' : 's') + ' on the front (no ' +
+      'other complete feasible trial is at least as good in every objective and better in one), in blue; the ' +
+      'other complete trials (dominated' + (view.n_feasible !== undefined ? ' or infeasible' : '') + ') in grey.' +
+      (k > 2 ? ' One axis per objective.' : '');
+    rendered.pareto = { objectives: k, kind: k === 2 ? 'scatter' : 'parallel', front: front.length,
+      dominated: others.length };
+
+    const hv = view.hypervolume;
+    const history = view.hypervolume_history || [];
+    $('hypervolume-note').textContent = hv
+      ? 'The hypervolume the front of the trials so far dominates, from the reference point (' +
+        hv.reference_point.map(fmt).join(', ') + ', ' + (hv.reference === 'given' ? 'given' : 'inferred from the ' +
+        'final front as BoTorch does') + '); it ends at the study\'s hypervolume ' + fmt(hv.value) + '.'
+      : 'No complete feasible trial yet.';
+    chart('chart-hypervolume').setOption(Object.assign({}, base, {
+      grid: { left: 70, right: 20, top: 20, bottom: 40 },
+      tooltip: { trigger: 'axis', formatter: (ps) => 'trial ' + ps[0].value[0] + '<br>hypervolume ' + esc(fmt(ps[0].value[1])) },
+      xAxis: { type: 'value', name: 'trial', nameLocation: 'middle', nameGap: 25, minInterval: 1 },
+      yAxis: { type: 'value', name: 'hypervolume', scale: true, axisLabel: { formatter: (v) => fmt(v) } },
+      series: [{ name: 'hypervolume', type: 'line', step: 'end', showSymbol: history.length < 60, data: history,
+        lineStyle: { width: 2.5, color: '#1d4ed8' }, itemStyle: { color: '#1d4ed8' } }],
+    }), { notMerge: true });
+    rendered.hypervolume = { points: history.length, last: history.length ? history[history.length - 1][1] : null };
+  }
+
   // ---- parallel coordinates ----
   function renderParallel(view) {
     const params = paramAxes(view);
@@ -671,6 +756,7 @@
     renderSummary(view);
     renderShown(view);
     renderConvergence(view);
+    renderPareto(view);
     renderParallel(view);
     renderSlices(view);
     renderImportance(view);

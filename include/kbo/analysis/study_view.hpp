@@ -8,6 +8,8 @@
 //   created_at    when the study was created (Unix time)
 //   generated_at  when this view was made (Unix time)
 //   analysis      analyze_study of its trials (kbo/analysis/study_analysis.hpp)
+//   hypervolume_history  several objectives (beside to_json's pareto_front and hypervolume): [[trial id,
+//                 hypervolume], ...] of all complete feasible trials (kbo/analysis/hypervolume_history.hpp)
 #include <nlohmann/json.hpp>
 
 #include "kbo/study/study.hpp"

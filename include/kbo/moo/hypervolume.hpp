@@ -11,7 +11,7 @@ namespace kbo {
 double hypervolume(const Mat& Y, const Vec& ref);
 
 /// The reference point BoTorch infers (botorch.utils.multi_objective.hypervolume.infer_reference_point,
-/// scale 0.1) from a Pareto front (rows, maximised): nadir − 0.1·(ideal − nadir) per objective; where the
+/// scale 0.1) from a set of points (rows, maximised: a Pareto front, or all observations): nadir − 0.1·(ideal − nadir) per objective; where the
 /// range is 0 (a single point), 0.1·|nadir| instead (1e-1 when that is 0 too), so r is strictly worse.
 Vec infer_reference_point(const Mat& front);
 

@@ -5,9 +5,13 @@
 //    Pareto front does not dominate, above the reference point;
 //  - more than 3: a random augmented Chebyshev scalarisation per step (ParEGO, Knowles 2006) of the
 //    objectives scaled to [0, 1], modelled by one GP and maximised by log-EI.
-// Reference point: Strategy::set_objectives' (given by the study), else BoTorch's inference from the
-// observed front (infer_reference_point). Pending points: kriging believer per objective (the GPs are
-// conditioned on them at their posterior means, and those means join the front). Outcome constraints:
+// Reference point: Strategy::set_objectives' (given by the study), else BoTorch's rule with the slack measured
+// on the observations: each objective's worst value on the front, 10 % of that objective's observed range (all
+// feasible observations) further out. BoTorch takes 10 % of the front's own range, which vanishes when the front
+// crowds one end (ZDT's f1 = 0 corner: a single point, or a few within 0.03): the box above the reference then
+// holds only that end, no point elsewhere can improve the hypervolume, and the search never leaves it.
+// Pending points: kriging believer per objective (the GPs are conditioned on them at their posterior means, and
+// those means join the front). Outcome constraints:
 // log P(feasible) added to the acquisition (ConstrainedAcquisition), the front made of feasible points.
 #include <memory>
 #include <optional>
