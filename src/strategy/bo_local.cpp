@@ -25,7 +25,7 @@ TrustRegion BOStrategy::replay_region(const Vec& y, Eigen::Index D) const {
   rule.initial = model_options_.local_radius;
   rule.min = model_options_.local_radius_min;
   rule.max = model_options_.local_radius_max;
-  const int fail = model_options_.local_fail_at(D);
+  const int fail = model_options_.local_fail;
   rule.fail = fail > 0 ? fail : std::max<int>(4, static_cast<int>(D));
   rule.succ = model_options_.local_succ;
   rule.restart = model_options_.local_restart;
@@ -207,7 +207,7 @@ std::optional<Vec> BOStrategy::local_quadratic_step(const Mat& U, const Vec& y, 
   local["model"] = "quadratic";
   local["fitted"] = u.has_value();
   local["r2"] = r2;
-  local["fit_power"] = model_options_.local_fit_power_at(D);
+  local["fit_power"] = model_options_.local_fit_power;
   if (trust) local["radius_used"] = used;
   return u;
 }
@@ -260,7 +260,7 @@ std::optional<Vec> BOStrategy::quadratic_step(const Mat& U, const Vec& y, const 
     t[r] = (yr[r] - y0) / spread;
   }
   // Row weights (BOModelOptions::local_fit_power): (gap + g₀)^−power, the incumbent's gap 0.
-  const double power = model_options_.local_fit_power_at(D);
+  const double power = model_options_.local_fit_power;
   Vec w = Vec::Ones(m);
   if (power > 0.0) {
     double floor_gap = std::numeric_limits<double>::infinity();

@@ -307,8 +307,6 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
   nlohmann::json kept = nlohmann::json::object();
   if (info.contains("kernel_choice")) kept["kernel"] = info["kernel_choice"];
   if (info.contains("kernel_objectives")) kept["kernel_objectives"] = info["kernel_objectives"];
-  if (info.contains("structure_weights")) kept["structure_weights"] = info["structure_weights"];
-  if (info.contains("coincident_fallback")) kept["coincident_fallback"] = info["coincident_fallback"];
   // Polished acquisition starts refused as sets with coincident elements (options.bo.avoid_coincident).
   if (info.contains("coincident_refused")) kept["coincident_refused"] = info["coincident_refused"];
   // An exploration-first step (options.bo.early_steps) and the β it took.

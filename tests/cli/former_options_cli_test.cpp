@@ -1,0 +1,85 @@
+// A study stored by kbo 0.1.0 whose options.bo carry keys that are not options of the default model any
+// more (tests/fixtures/study_with_former_bo_keys.sql: local_radius, endgame_fraction_2d, local_fail_2d,
+// local_fit_power_2d, hmc_max_n, fit_evaluations, warm_refit_below, structure_averaging, pair_moves, each at
+// its old default) opens, shows and resumes as a user runs kbo: `kbo show`, `kbo optimize` with more
+// iterations, and `kbo ask`/`tell` on its stored options. The same keys at other values, given by a user,
+// are one-line errors naming what replaced them, exit 2.
+#include <gtest/gtest.h>
+
+#include <sqlite3.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "cli_support.hpp"
+
+using namespace kbo::test;
+using nlohmann::json;
+
+namespace {
+
+// The fixture's SQL executed into a fresh SQLite file.
+void load_fixture(const std::string& path) {
+  std::ifstream in(std::string(KBO_SOURCE_DIR) + "/tests/fixtures/study_with_former_bo_keys.sql");
+  ASSERT_TRUE(in) << "fixture missing";
+  std::stringstream sql;
+  sql << in.rdbuf();
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* msg = nullptr;
+  const int rc = sqlite3_exec(db, sql.str().c_str(), nullptr, nullptr, &msg);
+  const std::string err = msg ? msg : "";
+  sqlite3_free(msg);
+  sqlite3_close(db);
+  ASSERT_EQ(rc, SQLITE_OK) << err;
+}
+
+}  // namespace
+
+TEST(FormerOptionsCli, AStoredStudyWithFormerKeysOpensAndResumes) {
+  TempDir dir("former_options_cli");
+  const std::string db = dir / "f.db";
+  load_fixture(db);
+  const std::string st = " --storage " + quote("sqlite:" + db) + " --study former";
+  const CmdResult shown = run_kbo("show --json" + st, dir);
+  ASSERT_EQ(shown.code, 0) << shown.err;
+  const json before = shown.json();
+  ASSERT_EQ(before["n_complete"].get<int>(), 8);
+  EXPECT_TRUE(before.dump().find("endgame_fraction_2d") != std::string::npos) << "the fixture carries the keys";
+
+  // Resumed to 5 + 6 trials: the stored 8 are kept as they were, 3 new ones complete.
+  const CmdResult resumed = run_kbo("optimize --problem branin --iters 6 --json" + st, dir);
+  ASSERT_EQ(resumed.code, 0) << resumed.err;
+  const json after = resumed.json();
+  ASSERT_EQ(after["n_complete"].get<int>(), 11);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(after["trials"][i]["x"], before["trials"][i]["x"]) << i;
+
+  // ask/tell by a fresh process builds the strategy from the stored options alone.
+  const CmdResult asked = run_kbo("ask" + st, dir);
+  ASSERT_EQ(asked.code, 0) << asked.err;
+  const int trial = asked.json()["trial"].get<int>();
+  EXPECT_EQ(trial, 11);
+  EXPECT_EQ(run_kbo("tell --trial 11 --value 3.5" + st, dir).code, 0);
+}
+
+TEST(FormerOptionsCli, AFormerKeyAtAnotherValueNamesItsReplacement) {
+  TempDir dir("former_options_bad");
+  struct Case {
+    const char* options;
+    const char* says;
+  };
+  for (const Case& c : {Case{R"({"bo": {"local_radius": 0.3}})", "options.bo.local_radius was removed: the trust region starts at half width 0.1"},
+                        Case{R"({"bo": {"endgame_fraction_2d": 0.5}})", "the planar preset sets endgame_fraction 0.6"},
+                        Case{R"({"bo": {"hmc_max_n": 20}})", "no HMC"}}) {
+    const CmdResult r = run_kbo("optimize --problem branin --iters 2 --storage memory --options " + quote(c.options), dir);
+    EXPECT_EQ(r.code, 2) << c.options;
+    EXPECT_EQ(r.err_lines(), 1) << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+  }
+  // … also from a config file's [options.bo] table.
+  std::ofstream(dir / "c.toml") << "problem = \"branin\"\niters = 2\nstorage = \"memory\"\n[options.bo]\nlocal_fail = 4\n";
+  const CmdResult cfg = run_kbo("optimize --config " + (dir / "c.toml"), dir);
+  EXPECT_EQ(cfg.code, 2) << cfg.err;
+  EXPECT_EQ(cfg.err_lines(), 1) << cfg.err;
+  EXPECT_NE(cfg.err.find("local_fail was removed"), std::string::npos) << cfg.err;
+}
