@@ -18,16 +18,19 @@ using nlohmann::json;
 
 namespace {
 
-// The fixture's SQL executed into a fresh SQLite file.
-void load_fixture(const std::string& path) {
+std::string fixture_sql() {
   std::ifstream in(std::string(KBO_SOURCE_DIR) + "/tests/fixtures/study_with_former_bo_keys.sql");
-  ASSERT_TRUE(in) << "fixture missing";
   std::stringstream sql;
   sql << in.rdbuf();
+  return sql.str();
+}
+
+// The fixture's SQL executed into a fresh SQLite file.
+void load_fixture(const std::string& path, const std::string& sql) {
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   char* msg = nullptr;
-  const int rc = sqlite3_exec(db, sql.str().c_str(), nullptr, nullptr, &msg);
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &msg);
   const std::string err = msg ? msg : "";
   sqlite3_free(msg);
   sqlite3_close(db);
@@ -39,13 +42,15 @@ void load_fixture(const std::string& path) {
 TEST(FormerOptionsCli, AStoredStudyWithFormerKeysOpensAndResumes) {
   TempDir dir("former_options_cli");
   const std::string db = dir / "f.db";
-  load_fixture(db);
+  const std::string sql = fixture_sql();
+  for (const char* key : {"endgame_fraction_2d", "local_fail_2d", "local_radius", "hmc_max_n", "pair_moves"})
+    ASSERT_NE(sql.find(std::string("\"") + key + "\":"), std::string::npos) << "the stored options carry " << key;
+  load_fixture(db, sql);
   const std::string st = " --storage " + quote("sqlite:" + db) + " --study former";
   const CmdResult shown = run_kbo("show --json" + st, dir);
   ASSERT_EQ(shown.code, 0) << shown.err;
   const json before = shown.json();
   ASSERT_EQ(before["n_complete"].get<int>(), 8);
-  EXPECT_TRUE(before.dump().find("endgame_fraction_2d") != std::string::npos) << "the fixture carries the keys";
 
   // Resumed to 5 + 6 trials: the stored 8 are kept as they were, 3 new ones complete.
   const CmdResult resumed = run_kbo("optimize --problem branin --iters 6 --json" + st, dir);

@@ -68,8 +68,8 @@ TEST(BOModelOptions, DefaultsRoundTripAndMissingKeyIsDefault) {
   EXPECT_EQ(o.noise_floor, d.noise_floor);
   EXPECT_EQ(o.restart_noise_max, 0.5);  // default 0.5; the restarts clip it to the cap (bo_refit.cpp)
   EXPECT_THROW(BOModelOptions::from_json({{"noise_floor", 1e-3}, {"restart_noise_max", 1e-4}}), InputError);
-  // A strategy built without module_options["bo"] uses the defaults.
-  BOStrategy s(StrategyConfig{}, std::make_shared<BoxSpace>(Box::unit(2)));
+  // A strategy built without module_options["bo"] uses the defaults (in 3-d: no preset applies).
+  BOStrategy s(StrategyConfig{}, std::make_shared<BoxSpace>(Box::unit(3)));
   EXPECT_EQ(s.model_options().to_json(), d.to_json());
 }
 
@@ -188,9 +188,9 @@ TEST(BOModelOptions, PriorMeanChoosesHowTheGpSeesTheTargets) {
   const int low = static_cast<int>(std::min_element(y.data(), y.data() + 8) - y.data());
   EXPECT_GT(std::abs(gap_ratio(upper[0], low) - r0), 1e-6 * r0);
   // "quantile": the prior mean is the median of the values seen, so without a warp the targets' median is 0.
-  BOStrategy med(with_bo({{"prior_mean", "quantile"}, {"output_warp", "none"}}), std::make_shared<BoxSpace>(Box::unit(2)));
-  med.suggest(X, y, Mat(0, 2), 8);
-  EXPECT_NEAR(quantile_of(med.model()->y(), 0.5), 0.0, 1e-12);
+  BOStrategy median(with_bo({{"prior_mean", "quantile"}, {"output_warp", "none"}}), std::make_shared<BoxSpace>(Box::unit(2)));
+  median.suggest(X, y, Mat(0, 2), 8);
+  EXPECT_NEAR(quantile_of(median.model()->y(), 0.5), 0.0, 1e-12);
   // "gls": the standardising GP with the kernel + c term; "sample": standardising, no term.
   BOStrategy gls(with_bo({{"prior_mean", "gls"}}), std::make_shared<BoxSpace>(Box::unit(2)));
   gls.suggest(X, y, Mat(0, 2), 8);
