@@ -214,7 +214,7 @@ Vec BOStrategy::bo_step(const Mat& X, const Vec& y, const Mat& pending, const Ma
   // coordinates); a degenerate neighbourhood falls back to the global step.
   std::optional<Vec> local_u;
   if (plan.local && cond.pending.rows() == 0 && cond.failed.rows() == 0 && m == 0 && continuous_)
-    local_u = scheduled_local_step(d.U, y, inc.row, trial_index);
+    local_u = local_step(d.U, y, inc.row, trial_index);
   std::unique_ptr<Acquisition> acq;
   if (!local_u) acq = make_acquisition(model, inc.target, n);
   if (m > 0 && !local_u) acq = constrained(std::move(acq), feasible, inc.feasible);
@@ -384,20 +384,6 @@ BOStrategy::Conditioning BOStrategy::conditioning(const Mat& pending, const Mat&
                                                                           : FantasyMode::None;
   c.pending_mode = fantasy_;
   return c;
-}
-
-std::optional<Vec> BOStrategy::scheduled_local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index) {
-  // A stalled trust region (local_restart, local_restart_global): this step is global and the region
-  // restarts after it (a region-only restart is replayed inside local_step).
-  const std::optional<TrustRegion> region =
-      model_options_.local_radius > 0.0 && model_options_.local_restart > 0
-          ? std::optional(replay_region(y, U.cols()))
-          : std::nullopt;
-  if (region && region->restart_due) {
-    info_["local"] = {{"model", "global"}, {"restart", true}, {"trust_region", describe_region(*region)}};
-    return std::nullopt;
-  }
-  return local_step(U, y, best, trial_index);
 }
 
 std::unique_ptr<Acquisition> BOStrategy::constrained(std::unique_ptr<Acquisition> acq, const std::vector<bool>& feasible,

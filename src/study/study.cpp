@@ -325,12 +325,12 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
   }
   // Above BOModelOptions::subset_above (or forced): the subset-of-data model and how many rows it used.
   if (info.contains("model") && info["model"].is_object()) kept["model"] = info["model"];
-  // A local step (options.bo local_every / endgame): its model and, with local_radius, the trust region's
+  // A local step (the end-game's, options.bo.endgame_fraction): its model and the trust region's
   // radius and counters (replayed from the history, so a resumed study can be checked against them).
   if (info.contains("local") && info["local"].is_object()) {
     // A quadratic that could not be fitted left the step to the local GP.
     const bool quadratic = info["local"].value("model", "gp") == "quadratic" && info["local"].value("fitted", false);
-    // A trust-region restart (local_restart) took a global step.
+    // A trust-region restart that took a global step (trial info of studies that had such restarts).
     const bool restart = info["local"].value("restart", false);
     nlohmann::json l = {{"model", restart ? "global" : quadratic ? "quadratic" : "gp"}};
     if (restart) l["restart"] = true;

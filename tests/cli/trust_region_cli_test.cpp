@@ -45,9 +45,11 @@ Replayed check_trials(const json& out) {
       const double used = l.value("radius_used", radius);
       EXPECT_LE(used, radius * (1 + 1e-12)) << id;
       // A step that repeated an observation was replaced by a random point, and the trial says so.
-      if (!t["info"].value("repeat_replaced_by_random", false))
-        for (std::size_t j = 0; j < x.size(); ++j)  // unit cube: (x − x_best) / 10
+      if (!t["info"].value("repeat_replaced_by_random", false)) {
+        for (std::size_t j = 0; j < x.size(); ++j) {  // unit cube: (x − x_best) / 10
           EXPECT_LE(std::abs(x[j] - best_x[j]) / 10.0, used + 1e-9) << id << " coordinate " << j;
+        }
+      }
       if (v < best) {
         success_radius = radius;
         failures = stalled = 0;

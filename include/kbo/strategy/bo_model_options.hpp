@@ -42,26 +42,6 @@ struct EnumNames<ModelKind> {
       {{ModelKind::Auto, "auto"}, {ModelKind::Exact, "exact"}, {ModelKind::Subset, "subset"}}};
 };
 
-/// What a local step (the end-game's, BOModelOptions::endgame_fraction) fits to the incumbent's neighbours: a GP with
-/// its own target scaling, or a full quadratic by least squares on the raw values, whose Hessian follows a
-/// rotated ill-conditioned valley that an axis-aligned stationary GP resolves only with many points.
-/// auto: the quadratic where it explains at least local_min_r2 of the neighbours' variance, the GP elsewhere.
-enum class LocalModel { Gp, Quadratic, Auto };
-template <>
-struct EnumNames<LocalModel> {
-  static constexpr std::array<std::pair<LocalModel, const char*>, 3> table{
-      {{LocalModel::Gp, "gp"}, {LocalModel::Quadratic, "quadratic"}, {LocalModel::Auto, "auto"}}};
-};
-/// The neighbours of local_model auto's fallback GP: the quadratic's max(5·(D + 1), (D + 1)(D + 2)); its own
-/// 5·(D + 1) nearest; or its own only where the quadratic's would be every observation (own_if_all: in 6
-/// dimensions the quadratic takes 56, every point of a 55-evaluation run — no longer a local model —,
-/// while a 1,000-evaluation run's GP is better on the quadratic's 132 than on 55; docs/bench/bbob.md).
-enum class LocalGpPoints { Quadratic, Own, OwnIfAll };
-template <>
-struct EnumNames<LocalGpPoints> {
-  static constexpr std::array<std::pair<LocalGpPoints, const char*>, 3> table{
-      {{LocalGpPoints::Quadratic, "quadratic"}, {LocalGpPoints::Own, "own"}, {LocalGpPoints::OwnIfAll, "own_if_all"}}};
-};
 template <>
 struct EnumNames<PriorMean> {
   static constexpr std::array<std::pair<PriorMean, const char*>, 4> table{
@@ -177,9 +157,8 @@ struct BOModelOptions {
   static constexpr double fixed_start_lengthscale = 0.0;  // no deterministic extra start: the random ones cover it
   static constexpr int fit_evaluations = 60;  // L-BFGS evaluations per fit run: warm starts converge in a few dozen
   static constexpr bool warm_start = true;    // each refit also starts from the previous θ: it is usually close
-  // The incremental model (full_refit_below): a full refit once ⌈√n⌉ new observations arrived (0 = that
-  // rule), warm-start-only refits below 200 observations, of at most 20 L-BFGS evaluations (docs/bench/scale.md).
-  static constexpr int refit_every = 0;
+  // The incremental model (full_refit_below): a full refit once ⌈√n⌉ new observations arrived since the
+  // last, warm-start-only refits below 200 observations, of at most 20 L-BFGS evaluations (docs/bench/scale.md).
   static constexpr int warm_refit_below = 200;
   static constexpr int warm_refit_evaluations = 20;
   // model auto: the subset-of-data model above 2,000 observations, on the 1,000 nearest the incumbent and
@@ -187,14 +166,15 @@ struct BOModelOptions {
   static constexpr int subset_above = 2000;
   static constexpr int subset_local = 1000;
   static constexpr int subset_global = 500;
-  // The end-game's local steps (endgame_fraction): a quadratic where it explains R² ≥ 0.99 of the
-  // neighbours' variance, else a GP on the 5·(D + 1) nearest (on the quadratic's where those would not be
-  // every observation), with its own target scaling and no warp, maximising μ + σ; trust region below.
-  static constexpr LocalModel local_model = LocalModel::Auto;
+  // The end-game's local steps (endgame_fraction) fit the incumbent's max(5·(D + 1), (D + 1)(D + 2))
+  // nearest neighbours (twice the quadratic's coefficients) with a full quadratic by least squares on the raw
+  // values, whose Hessian follows a rotated ill-conditioned valley that an axis-aligned stationary GP resolves
+  // only with many points. Where the quadratic explains less than R² 0.99 of the neighbours' variance (a kink,
+  // a ridge, ruggedness) a GP with its own target scaling and no warp (logtop made Ackley-6's end-game polish
+  // less) takes the step, maximising μ + σ: on the quadratic's neighbours, or on its own 5·(D + 1) nearest
+  // where those would be every observation (docs/bench/bbob.md).
   static constexpr double local_min_r2 = 0.99;
-  static constexpr LocalGpPoints local_auto_gp_points = LocalGpPoints::OwnIfAll;
-  static constexpr int local_points = 0;  // 0: the rule above
-  static constexpr OutputWarp local_warp = OutputWarp::None;  // logtop made Ackley-6's end-game polish less
+  static constexpr OutputWarp local_warp = OutputWarp::None;
   static constexpr double local_beta = 1.0;
   // TuRBO's trust region in unit-cube units: half width 0.1, halved after 2 failed local steps in a row,
   // doubled after 3 successes, within [1e-6, 0.5]; after 5 halvings without success one restart per run at
@@ -207,7 +187,6 @@ struct BOModelOptions {
   static constexpr double local_radius_max = 0.5;
   static constexpr int local_restart = 5;
   static constexpr int local_restart_max = 1;
-  static constexpr bool local_restart_global = false;
 };
 
 /// A key of options.bo that is no longer an option: its old default (accepted, so that stored studies and

@@ -37,7 +37,7 @@ namespace kbo {
 /// - Hyperparameters are refitted at every suggestion while n < BOModelOptions::full_refit_below (64),
 ///   warm-started from the previous fit (held by this object) plus config.fit_restarts random restarts,
 ///   run in parallel; L-BFGS runs are capped. From there on this full refit (both kernels) comes only
-///   every ⌈√n⌉ new observations (refit_every); in between, below warm_refit_below (200) observations
+///   every ⌈√n⌉ new observations; in between, below warm_refit_below (200) observations
 ///   θ is refitted from the warm start alone (one short L-BFGS run per kernel), and from there on the
 ///   model keeps θ and its Cholesky factor is extended with the new observations in O(n²)
 ///   (last_info()["refit"] says full, warm or none). A full refit fits θ on at most
@@ -116,8 +116,6 @@ class BOStrategy : public Strategy {
   double choose_by_evidence(const std::vector<std::optional<GP>*>& models, const std::vector<double>& objective);
   Incumbent find_incumbent(const Vec& yt, const Vec& y, const std::vector<bool>& feasible) const;
   Conditioning conditioning(const Mat& pending, const Mat& failed) const;
-  // The schedule's local step, unless the trust region restarts with a global step (bo_strategy.cpp).
-  std::optional<Vec> scheduled_local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index);
   std::unique_ptr<Acquisition> constrained(std::unique_ptr<Acquisition> acq, const std::vector<bool>& feasible,
                                            bool any_feasible);
   void record_step(const StepPlan& plan, const Acquisition* acq, const OptResult& res, bool local, double objective,
@@ -162,16 +160,16 @@ class BOStrategy : public Strategy {
   std::vector<Eigen::Index> local_neighbours(const Mat& U, Eigen::Index best, const Vec& scale, Eigen::Index m) const;
   std::optional<Vec> local_quadratic_step(const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows,
                                           Eigen::Index best, const Vec& spread, const Vec& lo, const Vec& hi,
-                                          const std::optional<TrustRegion>& tr, nlohmann::json& local_info) const;
+                                          const TrustRegion& tr, nlohmann::json& local_info) const;
   Vec local_gp_step(KernelPtr kernel, const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows,
                     const Vec& centre, const Vec& lo, const Vec& hi, int trial_index);
   /// Kernel::recentre on every model and prototype: kernels defined around a centre (the aligned set kernel)
   /// move it to `centre` (the incumbent, before a refit; each GP is given its data again by the refit).
   void recentre_models(const Vec& centre);
   // The trust region replayed from the values of the trials so far (row i = trial i; trust_region.hpp).
-  TrustRegion replay_region(const Vec& y, Eigen::Index D) const;
+  TrustRegion replay_region(const Vec& y) const;
   static nlohmann::json describe_region(const TrustRegion& tr);  // trial info
-  // Its quadratic form (LocalModel::Quadratic): the maximiser of a least-squares quadratic of y(rows) in the
+  // Its quadratic form: the maximiser of a least-squares quadratic of y(rows) in the
   // box [lo, hi] around centre (coordinates scaled by `scale` for the fit); nothing when the fit is
   // underdetermined or predicts no improvement.
   std::optional<Vec> quadratic_step(const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows, const Vec& centre,
