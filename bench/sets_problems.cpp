@@ -120,7 +120,7 @@ std::unique_ptr<Strategy> make_set_method(const std::string& method, const SetPr
   if (!bo.is_object()) bo = nlohmann::json::object();
   if (!bo.contains("prior_mean")) bo["prior_mean"] = "gls";
   if (!bo.contains("alt_kernel")) bo["alt_kernel"] = "none";
-  if (!bo.contains("noise_cap")) bo["noise_cap"] = 1.0;               // the cap and end-game of the plain
+  if (!bo.contains("noise")) bo["noise"] = "free";               // the cap and end-game of the plain
   if (!bo.contains("endgame_fraction")) bo["endgame_fraction"] = 0.0;  // default came after these figures
   if (method == "vector") {
     auto space = std::make_shared<SetSpace>(problem.m, problem.element_box, SetOrder::Norm);

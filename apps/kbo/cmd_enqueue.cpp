@@ -12,13 +12,15 @@ int run_enqueue(int argc, char** argv) {
                "(phase 'queued'), which the next `kbo optimize` / `kbo worker` run (or Python Study.optimize) "
                "evaluates before asking the strategy for new points; while queued the model treats it as pending. "
                "Works before a study runs (the study is created when a space is given, as with `kbo ask`) and "
-               "while it runs. Prints one JSON line per queued trial."};
+               "while it runs. A point already evaluated is queued again: a replicate, which a noisy objective's model "
+               "averages with the earlier evaluations. Prints one JSON line per queued trial."};
   StudyOptionParser parser(app, kWhere | kWhat | kStrategy);
   parser.needs_persistent_storage();
   std::vector<std::string> points;
   app.add_option("--point", points,
                  "a point as JSON: {\"name\": value, ...} for named parameters, or [x0, x1, ...] (repeat for several)")
-      ->required();
+      ->required()
+      ->allow_extra_args(false);  // one point per --point: CLI11 would split a bracketed [x0, x1] into numbers
   parse(app, argc, argv);
   const StudyOptions o = parser.resolve();
   Study study = open_or_create_study(o, "kbo enqueue");

@@ -41,7 +41,8 @@ nlohmann::json cell_value(const std::string& text) {
 int run_import(int argc, char** argv) {
   CLI::App app{"Add trials evaluated elsewhere (warm start) from a CSV file with a header row: a 'value' column, "
                "the point as one column per parameter name (named parameters) or x0, x1, ... (any space), and "
-               "optionally constraint0, constraint1, ... (outcome constraints, feasible iff all <= 0). Columns id, "
+               "optionally constraint0, constraint1, ... (outcome constraints, feasible iff all <= 0) and sem (the "
+               "standard error of the value; empty: none). Columns id, "
                "state, reason and worker are allowed (the output of `kbo show --format csv`): only rows whose state "
                "is complete are imported. Every row is checked before any is stored."};
   StudyOptionParser parser(app, kWhere | kWhat | kStrategy);
@@ -92,7 +93,12 @@ int run_import(int argc, char** argv) {
       }
       const nlohmann::json v = cell_value(cells[col["value"]]);
       if (!v.is_number()) throw InputError("value '" + cells[col["value"]] + "' is not a number");
-      EvaluatedPoint r{study.point_from_json(point), v.get<double>(), {}, {}};
+      EvaluatedPoint r{study.point_from_json(point), v.get<double>(), {}, {}, std::nullopt};
+      if (col.count("sem") && !cells[col["sem"]].empty()) {
+        const nlohmann::json sv = cell_value(cells[col["sem"]]);
+        if (!sv.is_number()) throw InputError("sem '" + cells[col["sem"]] + "' is not a number");
+        r.sem = sv.get<double>();
+      }
       for (std::size_t c : cons) {
         const nlohmann::json cv = cell_value(cells[c]);
         if (!cv.is_number()) throw InputError("constraint '" + cells[c] + "' is not a number");

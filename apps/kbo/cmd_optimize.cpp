@@ -173,7 +173,13 @@ int run_optimize(int argc, char** argv) {
   }
   progress.reset();
 
-  nlohmann::json out = study.to_json();
+  const std::vector<Trial> trials = study.trials();
+  nlohmann::json out = study.to_json(trials, all_indices(trials.size()));
+  // The recommendation under the stored model state, by a strategy of its own, as `kbo show` computes it: the
+  // two print the same object.
+  const std::unique_ptr<Strategy> model =
+      study.n_objectives() == 1 ? make_strategy(study.strategy_config(), study.space()) : nullptr;
+  study.add_recommendation(out, trials, model.get());
   out["strategy"] = strategy->name();
   out["requested_trials"] = total;
   if (o.workers > 1) out["workers"] = o.workers;

@@ -5,6 +5,7 @@
 
 #include "command.hpp"
 #include "kbo/storage/storage.hpp"
+#include "kbo/strategy/registry.hpp"
 #include "study_choice.hpp"
 #include "study_options.hpp"
 #include "study_output.hpp"
@@ -39,7 +40,16 @@ int run_show(int argc, char** argv) {
   require_persistent_storage(o);
   const std::shared_ptr<Storage> storage = open_storage(o.storage, StorageAccess::ReadOnly);
   const Study study = Study::open(storage, choose_study(*storage, o));
-  nlohmann::json out = study.to_json();
+  const std::vector<Trial> trials = study.trials();
+  nlohmann::json out = study.to_json(trials, all_indices(trials.size()));
+  // The recommendation under the study's stored model state (read only: nothing is refitted or written).
+  std::unique_ptr<Strategy> strategy;
+  try {
+    if (study.n_objectives() == 1) strategy = make_strategy(study.strategy_config(), study.space());
+  } catch (const std::exception&) {
+    strategy.reset();  // a stored configuration this build cannot model: the best observed trial, said so
+  }
+  study.add_recommendation(out, trials, strategy.get());
   if (pareto) {
     if (study.n_objectives() == 1)
       throw InputError("--pareto needs a study with several objectives; study '" + study.name() + "' has one");

@@ -22,6 +22,10 @@ int run_tell(int argc, char** argv) {
                  "{\"name\": value, ...} or [x0, x1, ...]; needs --value");
   app.add_option("--constraints", constraints,
                  "outcome constraint values c1,c2,... of the result (feasible iff every c <= 0; with --value)");
+  std::optional<double> sem;
+  app.add_option("--sem", sem,
+                 "the standard error of --value (a noisy objective's known noise, a finite number >= 0): the model "
+                 "adds its square to the learned noise of this observation");
   app.add_flag("--force", force,
                "record the result even if a worker is running the trial (its own result is then dropped)");
   parse(app, argc, argv);
@@ -30,6 +34,9 @@ int run_tell(int argc, char** argv) {
   if (o.value && o.values) throw InputError("--value and --values are mutually exclusive (--values: several objectives)");
   const bool has_result = o.value || o.values;
   if (!constraints.empty() && !has_result) throw InputError("--constraints go with --value (a complete trial)");
+  if (sem && !o.value)
+    throw InputError(o.values ? "--sem is supported for studies with one objective (--value V --sem S)"
+                              : "--sem goes with --value V (the standard error of that value)");
   // --values only on a study with several objectives (a one-objective study takes --value).
   const auto check_values_flag = [&](const Study& study) {
     if (o.values && study.n_objectives() == 1)
@@ -43,7 +50,8 @@ int run_tell(int argc, char** argv) {
     Study study = Study::open(open_storage(o.storage, StorageAccess::Existing), o.study);
     check_values_flag(study);
     const Vec x = point_from_text(study, point);
-    EvaluatedPoint row{x, o.value ? *o.value : o.values->front(), cons, o.values ? *o.values : std::vector<double>()};
+    EvaluatedPoint row{x, o.value ? *o.value : o.values->front(), cons, o.values ? *o.values : std::vector<double>(),
+                       sem};
     std::cout << warm_start_line(study, study.add_evaluated(std::vector<EvaluatedPoint>{row}).front()).dump() << std::endl;
     return 0;
   }
@@ -54,11 +62,12 @@ int run_tell(int argc, char** argv) {
   Study study = Study::open(open_storage(o.storage, StorageAccess::Existing), o.study);
   check_values_flag(study);
   const Trial t = o.values ? study.tell_values(*o.trial, *o.values, force, cons)
-                  : o.value ? study.tell(*o.trial, *o.value, force, cons)
+                  : o.value ? study.tell(*o.trial, *o.value, force, cons, sem)
                             : study.fail(*o.trial, *o.failed, force);
   nlohmann::json out = {{"trial", t.id}, {"state", to_string(t.state)}, {"study", study.name()}};
   out["value"] = t.value ? nlohmann::json(*t.value) : nlohmann::json(nullptr);
   if (!t.values.empty()) out["values"] = t.values;
+  if (t.sem) out["sem"] = *t.sem;
   if (t.state == TrialState::Failed) out["reason"] = t.reason;
   std::cout << out.dump() << std::endl;
   return 0;

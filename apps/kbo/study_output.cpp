@@ -62,6 +62,7 @@ std::string directions_word(const nlohmann::json& s) {
 
 /// The value column: the value, or with several objectives every value ("0.5, 3").
 std::string fmt_values(const nlohmann::json& t) {
+  if (t.contains("sem")) return fmt_value(t["value"]) + " +- " + fmt_value(t["sem"]);
   if (!t.contains("values") || t["values"].is_null()) return fmt_value(t["value"]);
   std::string out;
   for (const auto& v : t["values"]) out += (out.empty() ? "" : ", ") + fmt_value(v);
@@ -122,9 +123,27 @@ void print_counts_and_best(std::ostream& out, const nlohmann::json& s) {
     return;
   }
   const nlohmann::json best_id = s["best_trial"];
-  if (best_id.is_null()) out << "no complete trial yet\n";
-  else out << "best: trial " << best_id.get<int>() << ", value " << fmt_value(s["best_value"])
-           << (s.contains("best_params") ? " at " : " at x = ") << fmt_point(s, s, "best_x", "best_params") << "\n";
+  if (best_id.is_null()) {
+    out << "no complete trial yet\n";
+    return;
+  }
+  const nlohmann::json rec = s.value("recommended", nlohmann::json());
+  const nlohmann::json seen = s.value("best_observed", nlohmann::json());
+  if (rec.is_object() && seen.is_object() && (s.value("noisy", false) || rec["trial"] != seen["trial"])) {
+    // The model's best guess and the luckiest draw, each named (they differ when the objective is noisy).
+    out << "recommended: trial " << rec["trial"].get<int>() << ", value " << fmt_value(rec["value"]);
+    if (rec.contains("sem")) out << " (sem " << fmt_value(rec["sem"]) << ")";
+    if (!rec["mean"].is_null())
+      out << ", posterior mean " << fmt_value(rec["mean"]) << " +- " << fmt_value(rec["sd"]);
+    else
+      out << " (no fitted model: the best observed)";
+    out << (rec.contains("params") ? " at " : " at x = ") << fmt_point(s, rec, "x", "params") << "\n";
+    out << "best observed: trial " << seen["trial"].get<int>() << ", value " << fmt_value(seen["value"])
+        << (seen.contains("params") ? " at " : " at x = ") << fmt_point(s, seen, "x", "params") << "\n";
+    return;
+  }
+  out << "best: trial " << best_id.get<int>() << ", value " << fmt_value(s["best_value"])
+      << (s.contains("best_params") ? " at " : " at x = ") << fmt_point(s, s, "best_x", "best_params") << "\n";
 }
 
 std::string csv_field(const std::string& text) {
@@ -157,6 +176,12 @@ nlohmann::json for_terminal(const nlohmann::json& j) {
     return out;
   }
   return j;
+}
+
+std::vector<std::size_t> all_indices(std::size_t n) {
+  std::vector<std::size_t> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = i;
+  return out;
 }
 
 std::vector<nlohmann::json> for_terminal(const std::vector<nlohmann::json>& rows) {
@@ -195,7 +220,10 @@ void print_study_table(std::ostream& out, const nlohmann::json& study, const std
 void print_study_csv(std::ostream& out, const nlohmann::json& s, const std::vector<nlohmann::json>& rows) {
   const std::size_t dim = s["trials"].empty() ? 0 : s["trials"][0]["x"].size();
   const bool named = s.contains("best_params");
+  bool any_sem = false;
+  for (const auto& t : s["trials"]) any_sem = any_sem || t.contains("sem");
   out << "id,state,value";
+  if (any_sem) out << ",sem";
   if (named)
     for (const auto& spec : s["space"]["params"]) out << "," << csv_field(spec["name"].get<std::string>());
   for (std::size_t i = 0; i < dim; ++i) out << ",x" << i;
@@ -203,6 +231,7 @@ void print_study_csv(std::ostream& out, const nlohmann::json& s, const std::vect
   for (const auto& t : rows) {
     out << t["id"].get<int>() << "," << state_word(t) << ","
         << (t["value"].is_null() ? std::string() : csv_number(t["value"].get<double>()));
+    if (any_sem) out << "," << (t.contains("sem") ? csv_number(t["sem"].get<double>()) : std::string());
     if (named)
       for (const auto& spec : s["space"]["params"]) {
         const nlohmann::json& v = t["params"][spec["name"].get<std::string>()];

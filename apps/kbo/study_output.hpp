@@ -14,6 +14,8 @@ enum class TrialOrder { Id, Value };  // by id, or best value first (then failed
 /// `j` with every string (object keys too) escaped for a terminal (terminal_text): stored names, reasons and
 /// parameter values may hold escape sequences or line breaks. Tables always print through it.
 nlohmann::json for_terminal(const nlohmann::json& j);
+/// 0, 1, …, n − 1: every trial listed (Study::to_json's `listed`).
+std::vector<std::size_t> all_indices(std::size_t n);
 std::vector<nlohmann::json> for_terminal(const std::vector<nlohmann::json>& rows);
 
 /// The trials of `study` in `order`, the first `top` of them (top <= 0: all).

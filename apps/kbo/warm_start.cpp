@@ -46,6 +46,7 @@ nlohmann::json warm_start_line(const Study& study, const Trial& t) {
                         {"study", study.name()}};
   if (const nlohmann::json named = study.space()->named(t.x); !named.is_null()) out["params"] = named;
   if (t.value) out["value"] = *t.value;
+  if (t.sem) out["sem"] = *t.sem;
   if (!t.constraints.empty()) out["constraints"] = t.constraints;
   return out;
 }

@@ -45,7 +45,13 @@ class Result:
     best_params: the best complete trial's parameters {name: value} in the order the space was given (the
     dict passed as bounds), with each value in its type (float, int, the choice); None for a box or set space
     or when no trial is complete. params: every trial's {name: value} (None for a box or set space).
-    best_value, best_trial: the best complete trial's value and id (None if there is none).
+    best_value, best_trial: the best complete trial's value and id (None if there is none); for a noisy study
+    (a trial reports a sem, or two evaluations of one point differ) the recommended trial's.
+    recommended: for a noisy study the trial of the best posterior mean under its fitted model, else the best
+    observed trial; {"trial", "x", ("params"), "value", "mean", "sd", "by"} (mean and sd: the model's posterior
+    there in the objective's units, None without a fitted model; by: "posterior_mean" or "best_observed");
+    best_observed: the trial of the best observed value, {"trial", "x", ("params"), "value"}. Both None without
+    a complete trial (and for several objectives).
     best_x: the best point as the model sees it, the ENCODED vector (a log parameter as its natural log, a
     categorical as one 0/1 coordinate per choice, in the order of the space); for a box or set space it is
     the point itself. trials: every trial of the study (kbo.Trial, with .params); X: (n, D) array of their
@@ -62,6 +68,8 @@ class Result:
         self.best_trial: Optional[int] = self._dict["best_trial"]
         self.best_value: Optional[float] = self._dict["best_value"]
         self.best_x: Optional[np.ndarray] = None if self._dict["best_x"] is None else np.array(self._dict["best_x"])
+        self.recommended: Optional[Dict[str, Any]] = self._dict.get("recommended")
+        self.best_observed: Optional[Dict[str, Any]] = self._dict.get("best_observed")
         self.X = np.array([t.x for t in self.trials], dtype=float).reshape(len(self.trials), study.dim)
         self.values = np.array([np.nan if t.value is None else t.value for t in self.trials], dtype=float)
         self.states: List[str] = [t.state for t in self.trials]
@@ -219,12 +227,22 @@ class Study:
         return self._s.ask()
 
     def tell(self, trial: Union[Trial, int, Dict[str, Any], Sequence[float], np.ndarray],
-             value: Union[float, Sequence[float]], constraints: Optional[Sequence[float]] = None) -> Trial:
+             value: Union[float, Sequence[float]], constraints: Optional[Sequence[float]] = None,
+             sem: Optional[float] = None) -> Trial:
         """Completes a pending trial (a kbo.Trial or its id) with a finite value (in the study's direction);
         a study with several objectives takes a sequence of values, one per direction. Given a point instead
         ({name: value} for named parameters, or an array), adds a NEW complete trial evaluated elsewhere (warm
-        start). constraints: outcome constraint values (feasible iff all <= 0)."""
+        start). constraints: outcome constraint values (feasible iff all <= 0). sem: the standard error of the
+        value (a noisy objective's known noise, finite and >= 0; one objective only): the model adds its square
+        to the learned noise of this observation."""
         cons = [] if constraints is None else [float(c) for c in constraints]
+        if sem is not None:
+            if not np.isscalar(value):
+                raise InputError("sem is supported for studies with one objective (a single value)")
+            sem = float(sem)
+            if isinstance(trial, Mapping) or isinstance(trial, (list, tuple, np.ndarray)):
+                return self._s.add_evaluated(_point(trial), float(value), cons, sem)
+            return self._s.tell(_trial_id(trial), float(value), cons, sem)
         if not np.isscalar(value):
             values = [float(v) for v in np.asarray(value, dtype=float).ravel()]
             if isinstance(trial, Mapping) or isinstance(trial, (list, tuple, np.ndarray)):
@@ -282,7 +300,8 @@ class Study:
         Result with interrupted=True instead (the run's trials so far; a warning says so).
 
         f may return a number, (value, [c1, ...]) or {"value": v, "constraints": [c1, ...]} (outcome
-        constraints, feasible iff every c_i <= 0). On a space of named parameters f receives a dict.
+        constraints, feasible iff every c_i <= 0). A noisy f may return (value, sem) or {"value": v, "sem": s}
+        with the standard error of the value. On a space of named parameters f receives a dict.
 
         executor: any concurrent.futures.Executor (a ProcessPoolExecutor, ...) or a Dask distributed.Client:
         n_parallel trials (default: the executor's worker count, else 2) are evaluated at once; each new
@@ -316,16 +335,21 @@ class Study:
 
 
 def _parse_result(r: Any) -> Any:
-    """(value, constraints) from what an objective returned (see Study.optimize)."""
+    """(value, constraints, sem) from what an objective returned (see Study.optimize)."""
     cons: Optional[List[float]] = None
+    sem: Optional[float] = None
     if isinstance(r, tuple) and len(r) == 2:
-        r, cons = r[0], [float(c) for c in r[1]]
+        if np.isscalar(r[1]):
+            r, sem = r[0], float(r[1])
+        else:
+            r, cons = r[0], [float(c) for c in r[1]]
     elif isinstance(r, Mapping):
         if "value" not in r:
             raise ValueError('objective returned a dict without "value"')
         cons = [float(c) for c in r.get("constraints", [])]
+        sem = None if r.get("sem") is None else float(r["sem"])
         r = r["value"]
-    return float(r), cons
+    return float(r), cons, sem
 
 
 def _optimize_with_executor(study: "Study", f: Callable[..., Any], n_trials: Optional[int], n_total: Optional[int],
@@ -358,10 +382,10 @@ def _optimize_with_executor(study: "Study", f: Callable[..., Any], n_trials: Opt
         for fut in done:
             t = running.pop(fut)
             try:
-                value, cons = _parse_result(fut.result())
+                value, cons, sem = _parse_result(fut.result())
                 if not np.isfinite(value):
                     raise ValueError(f"non-finite value {value}")
-                told = study.tell(t, value, cons)
+                told = study.tell(t, value, cons, sem)
             except InputError:
                 raise
             except Exception as e:  # the objective failed: the trial fails, the run goes on

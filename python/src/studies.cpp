@@ -3,6 +3,7 @@
 // same options are the same study and make the same suggestions.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <mutex>
 
 #include <pybind11/stl.h>
@@ -196,13 +197,16 @@ bool optimize(PyStudy& s, const py::object& f, int n_total, const py::object& ca
         ev.constraints = std::move(constraints);
         return ev;
       }
+      // A noisy objective: (value, sem) (a number second: the standard error) or {"value": v, "sem": s}.
+      py::object sem = py::none();
       if (py::isinstance<py::tuple>(r) && py::len(r) == 2) {
-        cs = r.cast<py::tuple>()[1];
+        (is_sequence(r.cast<py::tuple>()[1]) ? cs : sem) = r.cast<py::tuple>()[1];
         r = r.cast<py::tuple>()[0];
       } else if (py::isinstance<py::dict>(r)) {
         py::dict d = r.cast<py::dict>();
         if (!d.contains("value")) return Evaluation::failed("objective returned a dict without \"value\"");
         if (d.contains("constraints")) cs = d["constraints"];
+        if (d.contains("sem")) sem = d["sem"];
         r = d["value"];
       }
       if (!cs.is_none()) {
@@ -223,6 +227,15 @@ bool optimize(PyStudy& s, const py::object& f, int n_total, const py::object& ca
       }
       Evaluation ev = Evaluation::ok(v);  // NaN/inf: Study::optimize marks the trial failed
       ev.constraints = std::move(constraints);
+      if (!sem.is_none()) {
+        // Not a number, negative or nan/inf: Study::work stops the run with an InputError (nothing stored).
+        double sv = PyFloat_AsDouble(sem.ptr());
+        if (PyErr_Occurred()) {
+          PyErr_Clear();
+          sv = std::numeric_limits<double>::quiet_NaN();
+        }
+        ev.sem = sv;
+      }
       return ev;
     } catch (py::error_already_set& e) {
       if (e.matches(PyExc_Exception)) return Evaluation::failed(exception_line(e));
@@ -280,6 +293,7 @@ void init_studies(py::module_& m) {
       .def_readonly("finished_at", &Trial::finished_at)
       .def_readonly("constraints", &Trial::constraints)
       .def_readonly("values", &Trial::values)
+      .def_readonly("sem", &Trial::sem)
       .def_property_readonly("feasible", [](const Trial& t) { return is_feasible(t); })
       .def("__repr__", [](const Trial& t) {
         std::string s = "Trial(id=" + std::to_string(t.id) + ", state=" + to_string(t.state);
@@ -318,15 +332,16 @@ void init_studies(py::module_& m) {
              return s.trial(t);
            })
       .def("tell",
-           [](PyStudy& s, int id, double value, const std::vector<double>& constraints) {
+           [](PyStudy& s, int id, double value, const std::vector<double>& constraints, std::optional<double> sem) {
              Trial t;
              {
                py::gil_scoped_release nogil;
-               t = s.study.tell(id, value, false, constraints);
+               t = s.study.tell(id, value, false, constraints, sem);
              }
              return s.trial(t);
            },
-           py::arg("id"), py::arg("value"), py::arg("constraints") = std::vector<double>())
+           py::arg("id"), py::arg("value"), py::arg("constraints") = std::vector<double>(),
+           py::arg("sem") = py::none())
       .def("tell_values",
            [](PyStudy& s, int id, const std::vector<double>& values, const std::vector<double>& constraints) {
              py::gil_scoped_release nogil;
@@ -339,7 +354,7 @@ void init_studies(py::module_& m) {
              const Vec x = s.study.point_from_json(json_from_py(point));
              if (values.empty()) throw InputError("values: give one number per objective");
              py::gil_scoped_release nogil;
-             return s.study.add_evaluated(std::vector<EvaluatedPoint>{{x, values.front(), constraints, values}}).front();
+             return s.study.add_evaluated(std::vector<EvaluatedPoint>{{x, values.front(), constraints, values, std::nullopt}}).front();
            })
       .def("enqueue",
            [](PyStudy& s, const py::object& point) {
@@ -352,15 +367,18 @@ void init_studies(py::module_& m) {
              return s.trial(t);
            })
       .def("add_evaluated",
-           [](PyStudy& s, const py::object& point, double value, const std::vector<double>& constraints) {
+           [](PyStudy& s, const py::object& point, double value, const std::vector<double>& constraints,
+              std::optional<double> sem) {
              const Vec x = s.study.point_from_json(json_from_py(point));
              Trial t;
              {
                py::gil_scoped_release nogil;
-               t = s.study.add_evaluated(x, value, constraints);
+               t = s.study.add_evaluated(x, value, constraints, sem);
              }
              return s.trial(t);
-           })
+           },
+           py::arg("point"), py::arg("value"), py::arg("constraints") = std::vector<double>(),
+           py::arg("sem") = py::none())
       .def("fail",
            [](PyStudy& s, int id, const std::string& reason) {
              Trial t;
@@ -390,7 +408,23 @@ void init_studies(py::module_& m) {
              }
              return trial_or_none(s, b);
            })
-      .def("to_json", [](const PyStudy& s) { return json_to_py(s.study.to_json()); })
+      .def("to_json",
+           [](const PyStudy& s) {
+             nlohmann::json out;
+             {
+               // The recommendation under the study's fitted model (its stored state; one conditioning, no
+               // refit), by a strategy of its own: a callback may call this while optimize holds s.strategy.
+               py::gil_scoped_release nogil;
+               const std::vector<Trial> trials = s.study.trials();
+               std::vector<std::size_t> all(trials.size());
+               for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+               out = s.study.to_json(trials, all);
+               std::unique_ptr<Strategy> model;
+               if (s.study.n_objectives() == 1) model = make_strategy(s.study.strategy_config(), s.study.space());
+               s.study.add_recommendation(out, trials, model.get());
+             }
+             return json_to_py(out);
+           })
       .def("view",
            [](PyStudy& s) {
              nlohmann::json v;

@@ -4,6 +4,7 @@
 #include "kbo/analysis/study_analysis.hpp"
 #include "kbo/analysis/view_trials.hpp"
 #include "kbo/storage/storage.hpp"
+#include "kbo/strategy/registry.hpp"
 
 namespace kbo {
 
@@ -26,6 +27,14 @@ nlohmann::json study_view(const Study& study, std::size_t max_listed) {
   const std::vector<Trial> trials = study.trials();
   nlohmann::json view = study_view_base(study, trials, max_listed);
   view["analysis"] = analyze_study(study.record(), trials);
+  // The recommendation under the study's stored model state (a strategy of its own: no refit).
+  std::unique_ptr<Strategy> model;
+  try {
+    if (study.n_objectives() == 1) model = make_strategy(study.strategy_config(), study.space());
+  } catch (const std::exception&) {
+    model.reset();  // a configuration this build cannot model: the best observed trial, said so
+  }
+  study.add_recommendation(view, trials, model.get());
   return view;
 }
 

@@ -207,7 +207,7 @@ Prepared prepare(const GP& gp, const HyperparameterFit& fit) {
   const std::size_t count = prep.starts.size();
   if (fit.polish > 0 && static_cast<std::size_t>(fit.polish) < count) {
     std::vector<double> screened(count, kNegInf);
-    detail::LmlEvaluator eval(gp.kernel(), gp.X(), gp.targets());
+    detail::LmlEvaluator eval(gp.kernel(), gp.X(), gp.targets(), gp.known_noise_targets());
     for (std::size_t s = 0; s < count; ++s) {
       try {
         screened[s] = objective(fit, eval, prep.starts[s], nullptr);
@@ -236,7 +236,7 @@ Outcome polish_run(const Prepared& prep, const Vec& start) {
   const std::vector<int>& free = prep.free;
   Outcome best{start, kNegInf};
   if (free.empty()) {  // nothing moves: the start is the result
-    detail::LmlEvaluator eval(prep.gp->kernel(), prep.gp->X(), prep.gp->targets());
+    detail::LmlEvaluator eval(prep.gp->kernel(), prep.gp->X(), prep.gp->targets(), prep.gp->known_noise_targets());
     try {
       best.value = objective(fit, eval, start, nullptr);
     } catch (const NumericalError&) {
@@ -246,7 +246,7 @@ Outcome polish_run(const Prepared& prep, const Vec& start) {
   }
   std::vector<double> x(free.size()), lo(free.size()), hi(free.size());
   for (std::size_t i = 0; i < free.size(); ++i) x[i] = start[free[i]], lo[i] = fit.lower[free[i]], hi[i] = fit.upper[free[i]];
-  detail::LmlEvaluator eval(prep.gp->kernel(), prep.gp->X(), prep.gp->targets());
+  detail::LmlEvaluator eval(prep.gp->kernel(), prep.gp->X(), prep.gp->targets(), prep.gp->known_noise_targets());
   struct Ctx {
     const HyperparameterFit* fit;
     detail::LmlEvaluator* eval;

@@ -26,7 +26,7 @@ GP::GP(KernelPtr kernel, double noise_variance, bool normalize, bool learn_noise
 
 GP::GP(const GP& o)
     : kernel_(o.kernel_->clone()), noise_(o.noise_), normalize_(o.normalize_), learn_noise_(o.learn_noise_), X_(o.X_),
-      y_raw_(o.y_raw_), y_(o.y_), y_mean_(o.y_mean_), y_scale_(o.y_scale_), chol_(o.chol_), alpha_(o.alpha_),
+      y_raw_(o.y_raw_), y_(o.y_), known_noise_raw_(o.known_noise_raw_), known_noise_(o.known_noise_), y_mean_(o.y_mean_), y_scale_(o.y_scale_), chol_(o.chol_), alpha_(o.alpha_),
       lml_(o.lml_) {}
 
 GP& GP::operator=(const GP& o) {
@@ -37,12 +37,26 @@ GP& GP::operator=(const GP& o) {
   return *this;
 }
 
-void GP::set_data(const Mat& X, const Vec& y) {
+void GP::set_data(const Mat& X, const Vec& y) { set_data(X, y, Vec()); }
+
+void GP::set_known_noise(const Vec& known_noise, Eigen::Index n) {
+  if (known_noise.size() > 0) {
+    if (known_noise.size() != n)
+      throw InputError("GP: " + std::to_string(n) + " targets but " + std::to_string(known_noise.size()) +
+                       " known noise variances");
+    require_finite(known_noise, "GP known noise variances");
+    if (known_noise.minCoeff() < 0.0) throw InputError("GP: a known noise variance is negative");
+  }
+  known_noise_raw_ = known_noise;
+}
+
+void GP::set_data(const Mat& X, const Vec& y, const Vec& known_noise) {
   if (X.rows() == 0) throw InputError("GP: no training points");
   if (y.size() != X.rows())
     throw InputError("GP: " + std::to_string(X.rows()) + " points but " + std::to_string(y.size()) + " targets");
   require_finite(X, "GP inputs");
   require_finite(y, "GP targets");
+  set_known_noise(known_noise, y.size());
   X_ = X;
   standardise(y);
   factorise();
@@ -59,12 +73,15 @@ void GP::standardise(const Vec& y) {
     y_scale_ = 1.0;
   }
   y_ = (y.array() - y_mean_) / y_scale_;
+  // A standard error scales with the targets: variances by the square of the scale.
+  known_noise_ = known_noise_raw_.size() == y.size() ? Vec(known_noise_raw_ / (y_scale_ * y_scale_)) : Vec();
 }
 
 void GP::factorise() {
   kernel_->condition_on(X_);
   Mat K = kernel_->gram(X_);
   K.diagonal().array() += noise_;
+  if (known_noise_.size() > 0) K.diagonal() += known_noise_;
   chol_.compute(K);
   update_alpha();
 }
@@ -74,12 +91,21 @@ void GP::update_alpha() {
   lml_ = -0.5 * y_.dot(alpha_) - 0.5 * chol_.log_det() - 0.5 * static_cast<double>(y_.size()) * kLog2Pi;
 }
 
-void GP::set_targets(const Vec& y) {
+void GP::set_targets(const Vec& y) { set_targets(y, known_noise_raw_); }
+
+void GP::set_targets(const Vec& y, const Vec& known_noise) {
   if (y.size() != X_.rows())
     throw InputError("GP: " + std::to_string(X_.rows()) + " points but " + std::to_string(y.size()) + " targets");
   require_finite(y, "GP targets");
+  const Vec before = known_noise_;
+  set_known_noise(known_noise, y.size());
   standardise(y);
-  update_alpha();
+  // The factor depends on the targets only through the known noise in their units.
+  const bool same_diagonal = before.size() == known_noise_.size() && (before.size() == 0 || before == known_noise_);
+  if (same_diagonal)
+    update_alpha();
+  else
+    factorise();
 }
 
 void GP::refactor() {
@@ -92,19 +118,36 @@ void GP::add_observation(const Vec& x, double y) {
   append_observations(x.transpose(), Vec::Constant(1, y));
 }
 
-void GP::append_observations(const Mat& Xnew, const Vec& ynew) {
+void GP::append_observations(const Mat& Xnew, const Vec& ynew) { append_observations(Xnew, ynew, Vec()); }
+
+void GP::append_observations(const Mat& Xnew, const Vec& ynew, const Vec& known_noise_new) {
+  if (known_noise_new.size() > 0 && known_noise_new.size() != ynew.size())
+    throw InputError("GP: " + std::to_string(ynew.size()) + " new targets but " + std::to_string(known_noise_new.size()) +
+                     " known noise variances");
   if (Xnew.rows() != ynew.size())
     throw InputError("GP: " + std::to_string(Xnew.rows()) + " new points but " + std::to_string(ynew.size()) + " targets");
   if (Xnew.rows() == 0) return;
   if (X_.rows() == 0) {
-    set_data(Xnew, ynew);
+    set_data(Xnew, ynew, known_noise_new);
     return;
   }
   if (Xnew.cols() != X_.cols())
     throw InputError("GP: points have " + std::to_string(Xnew.cols()) + " coordinates, expected " + std::to_string(X_.cols()));
   require_finite(Xnew, "GP inputs");
   require_finite(ynew, "GP targets");
+  if (known_noise_new.size() > 0) {
+    require_finite(known_noise_new, "GP known noise variances");
+    if (known_noise_new.minCoeff() < 0.0) throw InputError("GP: a known noise variance is negative");
+  }
   const Eigen::Index n = X_.rows(), m = Xnew.rows();
+  // Rows without known noise have none (0): the old rows when only the new ones bring it, and vice versa.
+  if (known_noise_raw_.size() > 0 || known_noise_new.size() > 0) {
+    if (known_noise_raw_.size() == 0) known_noise_raw_ = known_noise_ = Vec::Zero(n);
+    known_noise_raw_.conservativeResize(n + m);
+    known_noise_raw_.tail(m) = known_noise_new.size() > 0 ? known_noise_new : Vec(Vec::Zero(m));
+    known_noise_.conservativeResize(n + m);
+    known_noise_.tail(m) = known_noise_raw_.tail(m) / (y_scale_ * y_scale_);
+  }
   X_.conservativeResize(n + m, Eigen::NoChange);
   X_.bottomRows(m) = Xnew;
   y_raw_.conservativeResize(n + m);
@@ -117,6 +160,7 @@ void GP::append_observations(const Mat& Xnew, const Vec& ynew) {
   }
   Mat K_new = kernel_->gram(Xnew);
   K_new.diagonal().array() += noise_;
+  if (known_noise_.size() > 0) K_new.diagonal() += known_noise_.tail(m);
   try {
     chol_.extend(kernel_->cross(X_.topRows(n), Xnew), K_new);
   } catch (const NumericalError&) {
@@ -165,7 +209,11 @@ double detail::LmlEvaluator::operator()(const Vec& theta, Vec* grad) {
   const double noise = std::exp(theta[theta.size() - 1]);
   k_->condition_on(X_);
   const double n = static_cast<double>(y_.size());
-  if (k_->gram_lower_fused(X_, noise, B_, aux_) && cholesky_lower_in_place(B_)) {
+  const auto add_known = [&](Mat& K) -> bool {
+    if (known_.size() > 0) K.diagonal() += known_;
+    return true;
+  };
+  if (k_->gram_lower_fused(X_, noise, B_, aux_) && add_known(B_) && cholesky_lower_in_place(B_)) {
     const Mat& L = B_;  // lower triangle
     const Vec diag = L.diagonal();
     if (diag.minCoeff() > 0.0 && std::isfinite(diag.sum())) {
@@ -184,6 +232,7 @@ double detail::LmlEvaluator::operator()(const Vec& theta, Vec* grad) {
   }
   Mat K = k_->gram(X_);
   K.diagonal().array() += noise;
+  add_known(K);
   Cholesky chol(K);
   Vec alpha = chol.solve(y_);
   const double lml = -0.5 * y_.dot(alpha) - 0.5 * chol.log_det() - 0.5 * n * kLog2Pi;
@@ -202,7 +251,7 @@ double GP::log_marginal_likelihood_at(const Vec& theta, Vec* grad) const {
   if (theta.size() != kernel_->num_params() + 1)
     throw InputError("GP: expected " + std::to_string(kernel_->num_params() + 1) + " hyperparameters, got " +
                      std::to_string(theta.size()));
-  detail::LmlEvaluator eval(*kernel_, X_, y_);
+  detail::LmlEvaluator eval(*kernel_, X_, y_, known_noise_);
   return eval(theta, grad);
 }
 
@@ -297,6 +346,7 @@ void GP::predict_with_gradient(const Vec& x, double& mean, double& variance, Vec
 
 double GP::information_gain() const {
   if (X_.rows() == 0) return 0.0;
+  if (known_noise_.size() > 0) return 0.5 * (chol_.log_det() - (known_noise_.array() + noise_).log().sum());
   return 0.5 * (chol_.log_det() - static_cast<double>(X_.rows()) * std::log(noise_));
 }
 

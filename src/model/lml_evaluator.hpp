@@ -17,7 +17,10 @@ namespace kbo::detail {
 class LmlEvaluator {
  public:
   /// X and y must outlive the evaluator (they are not copied); y are the targets the GP fits (GP::targets).
-  LmlEvaluator(const Kernel& kernel, const Mat& X, const Vec& y) : k_(kernel.clone()), X_(X), y_(y) {}
+  /// known: each row's known noise variance in y's units (GP::known_noise_targets; empty: none), added to
+  /// the diagonal beside θ's noise variance.
+  LmlEvaluator(const Kernel& kernel, const Mat& X, const Vec& y, Vec known = Vec())
+      : k_(kernel.clone()), X_(X), y_(y), known_(std::move(known)) {}
 
   /// LML at θ = [kernel log-params..., log noise variance]; its gradient into *grad when grad != nullptr.
   /// NumericalError when even the jittered Cholesky fails.
@@ -27,6 +30,7 @@ class LmlEvaluator {
   KernelPtr k_;
   const Mat& X_;
   const Vec& y_;
+  Vec known_;
   Mat B_, aux_;
   Vec alpha_;
 };

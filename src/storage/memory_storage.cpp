@@ -70,7 +70,7 @@ std::optional<Trial> MemoryStorage::claim_pending(const std::string& study, cons
 
 Trial MemoryStorage::finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
                             const std::string& reason, const Teller& by, const std::vector<double>& constraints,
-                            const std::vector<double>& values) {
+                            const std::vector<double>& values, std::optional<double> sem) {
   std::lock_guard lock(mutex_);
   Entry& e = entry(study);
   const int n = static_cast<int>(e.trials.size());
@@ -85,6 +85,7 @@ Trial MemoryStorage::finish(const std::string& study, int trial_id, TrialState s
   t.finished_at = unix_now();
   t.constraints = state == TrialState::Complete ? constraints : std::vector<double>();
   t.values = state == TrialState::Complete ? values : std::vector<double>();
+  t.sem = state == TrialState::Complete ? sem : std::nullopt;
   return t;
 }
 

@@ -21,7 +21,7 @@ namespace kbo {
 
 namespace {
 
-// The current schema (version kSchemaVersion = 7); same tables and meaning as the SQLite schema.
+// The current schema (version kSchemaVersion = 8); same tables and meaning as the SQLite schema.
 // Points are JSON text (round-trip exact); values DOUBLE PRECISION, sent and read as 17-digit text.
 constexpr const char* kPostgresSchema = R"sql(
 CREATE TABLE studies(
@@ -49,12 +49,13 @@ CREATE TABLE trials(
   constraints TEXT,
   info TEXT,
   objective_values TEXT,
+  sem DOUBLE PRECISION,
   PRIMARY KEY(study_id, number));
 CREATE TABLE model_state(
   study_id BIGINT PRIMARY KEY REFERENCES studies(id),
   state TEXT NOT NULL,
   updated_at DOUBLE PRECISION NOT NULL);
-INSERT INTO kbo_meta(key, value) VALUES('schema_version', '7');
+INSERT INTO kbo_meta(key, value) VALUES('schema_version', '8');
 )sql";
 
 // kPostgresMigrations[v - 1] takes schema version v to v + 1 (version 1 = the SQLite v1 layout).
@@ -91,6 +92,11 @@ UPDATE kbo_meta SET value = '6' WHERE key = 'schema_version';
 ALTER TABLE studies ADD COLUMN directions TEXT;
 ALTER TABLE trials ADD COLUMN objective_values TEXT;
 UPDATE kbo_meta SET value = '7' WHERE key = 'schema_version';
+)sql",
+    // 8: the standard error of a noisy objective's value
+    R"sql(
+ALTER TABLE trials ADD COLUMN sem DOUBLE PRECISION;
+UPDATE kbo_meta SET value = '8' WHERE key = 'schema_version';
 )sql",
 };
 static_assert(sizeof(kPostgresMigrations) / sizeof(kPostgresMigrations[0]) == kSchemaVersion - 1);
@@ -227,7 +233,7 @@ Result run(PGconn* conn, const std::string& url, const std::string& sql, const s
 /// A trial row; a row kbo cannot have written (a point that is no list of numbers, an unknown state) is
 /// InputError naming the trial (throw_damaged_trial).
 Trial trial_from_row(const Result& r, int row, const std::string& url) {
-  // Columns: number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints, info, objective_values
+  // Columns: number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints, info, objective_values, sem
   Trial t;
   t.id = static_cast<int>(r.integer(row, 0));
   try {
@@ -247,11 +253,12 @@ Trial trial_from_row(const Result& r, int row, const std::string& url) {
   t.lease_until = r.null(row, 10) ? 0.0 : r.real(row, 10);
   if (!r.null(row, 12)) t.info = parse_trial_info(r.text(row, 12));
   if (!r.null(row, 13)) t.values = values_from_text(r.text(row, 13));
+  if (!r.null(row, 14)) t.sem = r.real(row, 14);
   return t;
 }
 
 constexpr const char* kPostgresTrialColumns =
-    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints, info, objective_values";
+    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints, info, objective_values, sem";
 
 void ignore_notice(void*, const char*) {}  // "relation already exists, skipping" and the like
 
@@ -480,7 +487,7 @@ std::optional<Trial> PostgresStorage::claim_pending(const std::string& study, co
 
 Trial PostgresStorage::finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
                               const std::string& reason, const Teller& by, const std::vector<double>& constraints,
-                              const std::vector<double>& values) {
+                              const std::vector<double>& values, std::optional<double> sem) {
   std::lock_guard lock(mutex_);
   Txn txn(*this);
   const std::string sid = lock_study(study);
@@ -503,12 +510,13 @@ Trial PostgresStorage::finish(const std::string& study, int trial_id, TrialState
   t.finished_at = unix_now();
   t.constraints = state == TrialState::Complete ? constraints : std::vector<double>();
   t.values = state == TrialState::Complete ? values : std::vector<double>();
+  t.sem = state == TrialState::Complete ? sem : std::nullopt;
   run(conn_, url_,
       "UPDATE trials SET state = $1, value = $2, reason = $3, finished_at = $4, constraints = $7, "
-      "objective_values = $8 WHERE study_id = $5 AND number = $6",
+      "objective_values = $8, sem = $9 WHERE study_id = $5 AND number = $6",
       {to_string(state), t.value ? Param(fmt_double(*t.value)) : Param(), t.reason, fmt_double(t.finished_at), sid,
        std::to_string(trial_id), t.constraints.empty() ? Param() : Param(constraints_text(t.constraints)),
-       t.values.empty() ? Param() : Param(values_text(t.values))});
+       t.values.empty() ? Param() : Param(values_text(t.values)), t.sem ? Param(fmt_double(*t.sem)) : Param()});
   txn.commit();  // durable (synchronous_commit on by default) before the caller reports the result
   return t;
 }
@@ -535,10 +543,10 @@ std::vector<Trial> PostgresStorage::add_completed(const std::string& study, cons
     Trial t = completed_trial(r, next++, worker, unix_now());
     run(conn_, url_,
         "INSERT INTO trials(study_id, number, x, value, state, worker, created_at, finished_at, constraints, "
-        "objective_values) VALUES($1, $2, $3, $4, 'complete', $5, $6, $7, $8, $9)",
+        "objective_values, sem) VALUES($1, $2, $3, $4, 'complete', $5, $6, $7, $8, $9, $10)",
         {sid, std::to_string(t.id), dump_x(t.x), fmt_double(*t.value), worker, fmt_double(t.created_at),
          fmt_double(t.finished_at), t.constraints.empty() ? Param() : Param(constraints_text(t.constraints)),
-         t.values.empty() ? Param() : Param(values_text(t.values))});
+         t.values.empty() ? Param() : Param(values_text(t.values)), t.sem ? Param(fmt_double(*t.sem)) : Param()});
     if (!first) first = t;
     added.push_back(std::move(t));
   }

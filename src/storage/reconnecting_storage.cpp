@@ -104,7 +104,8 @@ std::optional<Trial> ReconnectingStorage::claim_pending(const std::string& study
 
 Trial ReconnectingStorage::finish(const std::string& study, int trial_id, TrialState state,
                                   std::optional<double> value, const std::string& reason, const Teller& by,
-                                  const std::vector<double>& constraints, const std::vector<double>& values) {
+                                  const std::vector<double>& constraints, const std::vector<double>& values,
+                                  std::optional<double> sem) {
   return retry([&](int attempt) {
     if (attempt > 0) {
       // Already finished as asked by the first attempt (its COMMIT went through): done, not an error.
@@ -113,7 +114,7 @@ Trial ReconnectingStorage::finish(const std::string& study, int trial_id, TrialS
             (state == TrialState::Complete ? t.value == value : t.reason == stored_reason(reason)))
           return t;
     }
-    return inner_->finish(study, trial_id, state, value, reason, by, constraints, values);
+    return inner_->finish(study, trial_id, state, value, reason, by, constraints, values, sem);
   });
 }
 

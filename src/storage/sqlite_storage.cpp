@@ -17,7 +17,7 @@ namespace kbo {
 
 namespace {
 
-// The current schema (version kSchemaVersion = 7). Points are JSON arrays (nlohmann writes doubles
+// The current schema (version kSchemaVersion = 8). Points are JSON arrays (nlohmann writes doubles
 // with round-trip precision).
 constexpr const char* kSqliteSchema = R"sql(
 CREATE TABLE studies(
@@ -45,12 +45,13 @@ CREATE TABLE trials(
   constraints TEXT,
   info TEXT,
   objective_values TEXT,
+  sem REAL,
   PRIMARY KEY(study_id, number));
 CREATE TABLE model_state(
   study_id INTEGER PRIMARY KEY REFERENCES studies(id),
   state TEXT NOT NULL,
   updated_at REAL NOT NULL);
-INSERT INTO kbo_meta(key, value) VALUES('schema_version', '7');
+INSERT INTO kbo_meta(key, value) VALUES('schema_version', '8');
 )sql";
 
 // Migrations: kSqliteMigrations[v - 1] takes schema version v to v + 1.
@@ -87,6 +88,11 @@ UPDATE kbo_meta SET value = '6' WHERE key = 'schema_version';
 ALTER TABLE studies ADD COLUMN directions TEXT;
 ALTER TABLE trials ADD COLUMN objective_values TEXT;
 UPDATE kbo_meta SET value = '7' WHERE key = 'schema_version';
+)sql",
+    // 8: the standard error of a noisy objective's value
+    R"sql(
+ALTER TABLE trials ADD COLUMN sem REAL;
+UPDATE kbo_meta SET value = '8' WHERE key = 'schema_version';
 )sql",
 };
 static_assert(sizeof(kSqliteMigrations) / sizeof(kSqliteMigrations[0]) == kSchemaVersion - 1);
@@ -347,7 +353,7 @@ std::int64_t SqliteStorage::study_id(const std::string& name) {
 namespace {
 
 constexpr const char* kSqliteTrialColumns =
-    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints, info, objective_values";
+    "number, x, value, state, reason, worker, created_at, finished_at, heartbeat_at, retry_of, lease_until, constraints, info, objective_values, sem";
 
 /// A trial row; a row kbo cannot have written (text where a number belongs, a point that is no list of
 /// numbers, an unknown state) is InputError naming the trial (throw_damaged_trial).
@@ -367,6 +373,8 @@ Trial trial_from_row(const Stmt& q, const std::string& url) {
     t.retry_of = q.is_null(9) ? -1 : static_cast<int>(q.integer(9));
     t.lease_until = q.number(10, "lease_until").value_or(0.0);
     if (!q.is_null(11)) t.constraints = constraints_from_text(q.text(11));
+    t.sem = q.number(14, "sem");
+    if (t.sem && !(*t.sem >= 0.0 && std::isfinite(*t.sem))) throw std::runtime_error("a negative or non-finite sem");
   } catch (const std::exception& e) {
     throw_damaged_trial(url, t.id, e.what());
   }
@@ -477,7 +485,7 @@ std::optional<Trial> SqliteStorage::claim_pending(const std::string& study, cons
 
 Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
                             const std::string& reason, const Teller& by, const std::vector<double>& constraints,
-                            const std::vector<double>& values) {
+                            const std::vector<double>& values, std::optional<double> sem) {
   WriteTransaction txn(db_, path_);
   const auto sid = study_id(study);
   std::optional<Trial> found;
@@ -504,14 +512,16 @@ Trial SqliteStorage::finish(const std::string& study, int trial_id, TrialState s
   t.finished_at = unix_now();
   t.constraints = state == TrialState::Complete ? constraints : std::vector<double>();
   t.values = state == TrialState::Complete ? values : std::vector<double>();
+  t.sem = state == TrialState::Complete ? sem : std::nullopt;
   Stmt u(db_, path_,
          "UPDATE trials SET state = ?1, value = ?2, reason = ?3, finished_at = ?4, constraints = ?7, "
-         "objective_values = ?8 WHERE study_id = ?5 AND number = ?6");
+         "objective_values = ?8, sem = ?9 WHERE study_id = ?5 AND number = ?6");
   u.bind(1, to_string(state));
   if (t.value) u.bind(2, *t.value); else u.bind_null(2);
   u.bind(3, t.reason).bind(4, t.finished_at).bind(5, sid).bind(6, trial_id);
   if (t.constraints.empty()) u.bind_null(7); else u.bind(7, constraints_text(t.constraints));
   if (t.values.empty()) u.bind_null(8); else u.bind(8, values_text(t.values));
+  if (t.sem) u.bind(9, *t.sem); else u.bind_null(9);
   u.run();
   txn.commit();  // durable (synchronous=FULL) before the caller reports the result
   return t;
@@ -544,11 +554,12 @@ std::vector<Trial> SqliteStorage::add_completed(const std::string& study, const 
     Trial t = completed_trial(r, next++, worker, unix_now());
     Stmt ins(db_, path_,
              "INSERT INTO trials(study_id, number, x, value, state, worker, created_at, finished_at, constraints, "
-             "objective_values) VALUES(?1, ?2, ?3, ?4, 'complete', ?5, ?6, ?7, ?8, ?9)");
+             "objective_values, sem) VALUES(?1, ?2, ?3, ?4, 'complete', ?5, ?6, ?7, ?8, ?9, ?10)");
     ins.bind(1, sid).bind(2, t.id).bind(3, dump_x(t.x)).bind(4, *t.value).bind(5, worker).bind(6, t.created_at)
         .bind(7, t.finished_at);
     if (t.constraints.empty()) ins.bind_null(8); else ins.bind(8, constraints_text(t.constraints));
     if (t.values.empty()) ins.bind_null(9); else ins.bind(9, values_text(t.values));
+    if (t.sem) ins.bind(10, *t.sem); else ins.bind_null(10);
     ins.run();
     if (!first) first = t;
     added.push_back(std::move(t));

@@ -48,6 +48,7 @@ Trial completed_trial(const EvaluatedPoint& row, int id, const std::string& work
   t.finished_at = now;
   t.constraints = row.constraints;
   t.values = row.values;
+  t.sem = row.sem;
   return t;
 }
 

@@ -34,7 +34,7 @@ BOStrategy::Refit BOStrategy::refit_due(int n) const {
   return n < mo.warm_refit_below ? Refit::Warm : Refit::None;
 }
 
-void BOStrategy::extend_model(GP& gp, const Mat& U, const Vec& yt) {
+void BOStrategy::extend_model(GP& gp, const Mat& U, const Vec& yt, const Vec& noise) {
   // The GP's rows are a permutation of a subset of U's (trials complete out of id order, so the new ones
   // need not come last): match them, append the others, then replace every target (they are re-scaled
   // each time: the worst value and the spread move) in O(n²).
@@ -48,7 +48,7 @@ void BOStrategy::extend_model(GP& gp, const Mat& U, const Vec& yt) {
   for (Eigen::Index r = 0; r < old.rows(); ++r) {
     auto it = where.find(row_key(old, r));
     if (it == where.end() || it->second.empty()) {  // an observation disappeared: start over at this θ
-      gp.set_data(U, yt);
+      gp.set_data(U, yt, noise);
       return;
     }
     order.push_back(it->second.back());
@@ -58,17 +58,26 @@ void BOStrategy::extend_model(GP& gp, const Mat& U, const Vec& yt) {
   std::vector<Eigen::Index> fresh;
   for (Eigen::Index i = 0; i < U.rows(); ++i)
     if (!used[static_cast<std::size_t>(i)]) fresh.push_back(i);
+  const bool known = noise.size() > 0;
   Mat Unew(static_cast<Eigen::Index>(fresh.size()), U.cols());
   Vec ynew(static_cast<Eigen::Index>(fresh.size()));
+  Vec nnew(known ? static_cast<Eigen::Index>(fresh.size()) : 0);
   for (std::size_t k = 0; k < fresh.size(); ++k) {
     Unew.row(static_cast<Eigen::Index>(k)) = U.row(fresh[k]);
     ynew(static_cast<Eigen::Index>(k)) = yt(fresh[k]);
+    if (known) nnew(static_cast<Eigen::Index>(k)) = noise(fresh[k]);
     order.push_back(fresh[k]);
   }
-  gp.append_observations(Unew, ynew);
+  gp.append_observations(Unew, ynew, nnew);
+  // Replicates (equal rows) may pair with each other in any order: their targets and known noise follow the
+  // pairing, and a known noise that moved (another pairing, or a new target scale) refactorises.
   Vec y_model(static_cast<Eigen::Index>(order.size()));
-  for (std::size_t k = 0; k < order.size(); ++k) y_model(static_cast<Eigen::Index>(k)) = yt(order[k]);
-  gp.set_targets(y_model);
+  Vec n_model(known ? static_cast<Eigen::Index>(order.size()) : 0);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    y_model(static_cast<Eigen::Index>(k)) = yt(order[k]);
+    if (known) n_model(static_cast<Eigen::Index>(k)) = noise(order[k]);
+  }
+  gp.set_targets(y_model, n_model);
 }
 
 }  // namespace kbo
@@ -101,6 +110,7 @@ nlohmann::json BOStrategy::model_state() const {
           {"n", refit_n_},
           {"objective", refit_objective_},
           {"leader", alt_leads_ ? "alt_kernel" : "kernel"},
+          {"noisy", noisy_},
           {"theta", theta}};
 }
 
@@ -128,6 +138,7 @@ void BOStrategy::restore_model_state(const nlohmann::json& state) {
     gp_ = alt_leads ? std::move(alt) : std::move(main);
     gp_alt_ = alt_leads ? std::move(main) : std::move(alt);
     alt_leads_ = alt_leads;
+    noisy_ = state.value("noisy", false);
     refit_n_ = n;
     refit_objective_ = state.at("objective").get<double>();
   } catch (const std::exception&) {

@@ -205,8 +205,12 @@ Vec BOStrategy::local_gp_step(KernelPtr kernel, const Mat& U, const Vec& y, cons
   local.emplace(new_model(std::move(kernel)));
   local->set_data(Ul, yl);
   {
-    // local_noise_cap holds for this fit only, however it ends (noise_cap() reads it; 0: the model's cap).
-    fit_noise_cap_ = model_options_.local_noise_cap;
+    // The local GP is near-exact unless the objective is known to be noisy (inferred so, or noise "free"
+    // given by the user; a structured kernel's preset frees the global model's noise only): with a free
+    // level the local fit on a rugged objective took the ruggedness for noise (docs/bench/structure.md,
+    // Ackley-2d-fpf's end-game). For this fit only, however it ends (noise_cap() reads fit_noise_cap_).
+    const bool exact = !noisy_ && (model_options_.noise != NoiseModel::Free || noise_from_preset_);
+    fit_noise_cap_ = exact ? NoiseLevels::exact_cap : 0.0;
     const struct ResetCap {
       double& cap;
       ~ResetCap() { cap = 0.0; }

@@ -5,6 +5,7 @@
 #include "kbo/strategy/bo_model_options.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/strategy/registry.hpp"
+#include "kbo/strategy/retired_options.hpp"
 
 namespace kbo {
 
@@ -23,12 +24,7 @@ namespace kbo {
 // 3. Priors as densities of θ (Prior::value_density), as GPyTorch evaluates them. kbo's default
 //    convention (density of log θ) turns the noise prior Gamma(1.1, 0.05) into a strong push towards
 //    noise, and the fit then explained Ackley's structure as noise.
-// 4. Noise variance bounded below by 1e-6 of the target variance (random restarts draw it in [1e-6, 0.5]). BoTorch
-//    uses 1e-4 (MIN_INFERRED_NOISE_LEVEL); with it the model cannot resolve differences below ~1 % of
-//    the targets' standard deviation, and on Branin (values 0.4…300) 1 of 20 selection runs stalled on
-//    the box boundary at 1.94; 1e-6 fixed that and was no worse on Ackley-6 and Hartmann-6. From 200
-//    observations on the floor is 1e-8 (late_noise_floor): long Ackley-10 runs stalled near 1e-3 with 1e-6,
-//    while 1e-8 from the start made Ackley-6's 55-evaluation runs worse (docs/bench/scale.md).
+// 4. The noise: NoiseLevels (kbo/strategy/noise_inference.hpp) has its levels and why.
 // 5. The half-rank target warp (output_warp, after Vizier): on BBOB (docs/bench/bbob.md) values span many
 //    orders of magnitude and the bad half squeezed the good values into a sliver of the targets' range;
 //    rank-warping only the lower half fixed the ill-conditioned and steep functions (d = 5: beats TPE on
@@ -131,29 +127,18 @@ static nlohmann::json without_removed_bo_keys(const nlohmann::json& bo) {
 
 BOModelOptions BOModelOptions::from_json(const nlohmann::json& given) {
   if (!given.is_null() && !given.is_object()) throw InputError("options.bo must be an object of BO model options");
-  const nlohmann::json j = bo_options_without_extensions(without_removed_bo_keys(given));
+  const nlohmann::json j = without_retired_bo_options(bo_options_without_extensions(without_removed_bo_keys(given)));
   BOModelOptions o = decode_field<BOModelOptions>("options.bo", j);
   if (o.alt_kernel != "none") model_kernels().get(o.alt_kernel);  // InputError naming the allowed kernels
   auto require = [](bool ok, const std::string& what) {
     if (!ok) throw InputError("options.bo." + what);
   };
-  require(o.noise_floor > 0.0 && o.noise_floor < 1.0, "noise_floor must be in (0, 1)");
-  require(o.noise_cap > o.noise_floor && o.noise_cap <= 1.0, "noise_cap must be in (noise_floor, 1]");
-  require(o.late_noise_floor > 0.0 && o.late_noise_floor < o.noise_cap, "late_noise_floor must be in (0, noise_cap)");
-  require(o.late_noise_floor_from >= 0, "late_noise_floor_from must be >= 0");
-  // The restarts draw the noise in [floor, min(restart_noise_max, noise_cap)] (bo_refit.cpp).
-  require(o.restart_noise_max > o.noise_floor, "restart_noise_max must be > noise_floor");
-  require(o.fixed_start_lengthscale == 0.0 || (o.fixed_start_noise >= o.noise_floor && o.fixed_start_noise <= o.noise_cap),
-          "fixed_start_noise must be in [noise_floor, noise_cap]");
-  require(o.noise_prior_shape > 0.0 && o.noise_prior_rate > 0.0, "prior shapes and rates must be > 0");
   require(o.full_refit_below >= 0, "full_refit_below must be >= 0");
   require(o.fit_subset == 0 || o.fit_subset >= 10, "fit_subset must be 0 (all observations) or >= 10");
   require(o.early_steps >= 0, "early_steps must be >= 0 (0 = none)");
   require(o.early_beta >= 0.0 && std::isfinite(o.early_beta), "early_beta must be a finite number >= 0");
   require(o.endgame_fraction >= 0.0 && o.endgame_fraction <= 1.0, "endgame_fraction must be in [0, 1] (0 = no end-game)");
   require(o.local_fit_power >= 0.0 && o.local_fit_power <= 4.0, "local_fit_power must be in [0, 4]");
-  require(o.local_noise_cap == 0.0 || (o.local_noise_cap > o.noise_floor && o.local_noise_cap <= 1.0),
-          "local_noise_cap must be 0 (= noise_cap) or in (noise_floor, 1]");
   return o;
 }
 

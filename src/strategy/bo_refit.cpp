@@ -15,12 +15,49 @@
 
 namespace kbo {
 
+namespace {
+// Log evidence (nats) by which a free noise level must beat the near-exact model: e³ ≈ 20, "strong" on
+// Kass & Raftery's scale, since the free model nests the near-exact one and always fits at least as well.
+constexpr double kNoiseEvidence = 3.0;
+}  // namespace
+
 double BOStrategy::noise_floor() const {
   const BOModelOptions& mo = model_options_;
-  return observations_ >= mo.late_noise_floor_from ? mo.late_noise_floor : mo.noise_floor;
+  return observations_ >= NoiseLevels::late_floor_from ? NoiseLevels::late_floor : NoiseLevels::floor;
 }
 
-double BOStrategy::noise_cap() const { return fit_noise_cap_ > 0.0 ? fit_noise_cap_ : model_options_.noise_cap; }
+double BOStrategy::noise_cap() const {
+  if (fit_noise_cap_ > 0.0) return fit_noise_cap_;
+  const BOModelOptions& mo = model_options_;
+  const bool free = mo.noise == NoiseModel::Free || (mo.noise == NoiseModel::Infer && noisy_);
+  return free ? NoiseLevels::free_cap : NoiseLevels::exact_cap;
+}
+
+double BOStrategy::infer_noise(int trial_index, double objective) {
+  // Two hypotheses about the observations: near-exact (noise at most NoiseLevels::exact_cap of the targets' variance:
+  // a deterministic objective's model may not explain structure as noise) and noisy (a free level). The
+  // current one was just fitted; the other is fitted from its θ on the same rows, and the free level is
+  // taken when its log marginal likelihood beats the near-exact model's by kNoiseEvidence. A rugged
+  // deterministic objective can win that comparison too, so before any replicate exists the first such
+  // win asks for one (replicate_due_) instead of switching; replicates_ then decides.
+  std::optional<GP> other(*gp_);
+  fit_noise_cap_ = noisy_ ? NoiseLevels::exact_cap : NoiseLevels::free_cap;
+  const struct ResetCap {
+    double& cap;
+    ~ResetCap() { cap = 0.0; }
+  } reset{fit_noise_cap_};
+  const double other_objective = refit({&other}, trial_index)[0];
+  const double current = gp_->log_marginal_likelihood(), alternative = other->log_marginal_likelihood();
+  const double evidence = noisy_ ? current - alternative : alternative - current;  // free − near-exact
+  const bool noisy = evidence > kNoiseEvidence;
+  if (replicates_ == ReplicateVerdict::None) {
+    replicate_due_ = noisy;
+  } else if (noisy != noisy_) {
+    gp_ = std::move(other), objective = other_objective, noisy_ = noisy;
+  }
+  info_["noise"] = {{"noisy", noisy_}, {"evidence", evidence}, {"variance", gp_->noise_variance()}};
+  return objective;
+}
 
 void BOStrategy::fit_bounds(const GP& gp, Vec& lower, Vec& upper) const {
   gp.default_bounds(lower, upper);
@@ -79,7 +116,7 @@ std::vector<Prior> BOStrategy::map_priors(const GP& gp) const {
       const ParamSpec& spec = specs[p];
       if (!spec.prior) {  // a parameter's own prior wins over its role's
         if (spec.role == ParamRole::Noise) {
-          priors[p] = Prior::gamma(mo.noise_prior_shape, mo.noise_prior_rate);
+          priors[p] = Prior::gamma(NoiseLevels::prior_shape, NoiseLevels::prior_rate);
         } else if (spec.role == ParamRole::Lengthscale) {
           priors[p] = is_categorical_lengthscale(spec)
                           ? Prior::gamma(mo.categorical_lengthscale_prior_shape, mo.categorical_lengthscale_prior_rate)
@@ -107,7 +144,7 @@ std::vector<Vec> BOStrategy::fit_starts(const GP& gp, const Vec& lower, const Ve
     Vec t = theta0;
     for (Eigen::Index p = 0; p < t.size(); ++p) {
       if (specs[p].role == ParamRole::Noise) {
-        if (gp.learns_noise()) t[p] = std::log(mo.fixed_start_noise);
+        if (gp.learns_noise()) t[p] = std::log(NoiseLevels::fixed_start);
       } else if (specs[p].role == ParamRole::Lengthscale) {
         t[p] = std::log(mo.fixed_start_lengthscale);
       } else {
@@ -125,7 +162,7 @@ std::vector<Vec> BOStrategy::fit_starts(const GP& gp, const Vec& lower, const Ve
       double lo, hi;
       if (specs[p].role == ParamRole::Noise) {
         if (!gp.learns_noise()) continue;
-        lo = std::log(noise_floor()), hi = std::log(std::min(mo.restart_noise_max, noise_cap()));  // standardised
+        lo = std::log(noise_floor()), hi = std::log(std::min(NoiseLevels::restart_max, noise_cap()));  // standardised
       } else if (specs[p].role == ParamRole::Lengthscale) {
         lo = std::log(mo.restart_lengthscale_min), hi = std::log(mo.restart_lengthscale_max);  // unit cube
       } else {
@@ -176,7 +213,7 @@ std::vector<double> BOStrategy::refit(const std::vector<std::optional<GP>*>& mod
       // Fit θ on the surrogate kernel (same parameter layout), then use it in the model's kernel.
       surrogates[m].emplace(with_constant_mean(surrogate->clone(), gls_mean_variance()), gp.noise_variance(),
                             gp.normalizes(), gp.learns_noise());
-      surrogates[m]->set_data(gp.X(), gp.y());
+      surrogates[m]->set_data(gp.X(), gp.y(), gp.known_noise());
       fitted[m] = &*surrogates[m];
     }
     for (std::size_t r = 0; r < starts.size(); ++r) {

@@ -1,5 +1,6 @@
 // Standard GP-BO step and random search (see include/kbo/bo_strategy.hpp).
 #include "kbo/strategy/bo_strategy.hpp"
+#include "kbo/strategy/retired_options.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -10,6 +11,7 @@
 #include "constant_mean_kernel.hpp"
 #include "kbo/acquisition/constraints.hpp"
 #include "kbo/acquisition/registry.hpp"
+#include "kbo/strategy/target_units.hpp"
 #include "kbo/strategy/targets.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/core/random.hpp"
@@ -69,10 +71,11 @@ void BOStrategy::init_model(std::vector<NamedKernel> kernels) {
   if (!kernels.front().kernel)
     kernels.front().kernel = make_stationary(config_.kernel, space_->dim(), config_.ard, kInitialLengthscale, 1.0);
   // The options: the user's, then the presets' defaults for the keys not given (presets.hpp).
-  const nlohmann::json given = config_.module_options.value("bo", nlohmann::json::object());
+  const nlohmann::json given = without_retired_bo_options(config_.module_options.value("bo", nlohmann::json::object()));
   const PresetContext ctx{config_, *space_, *kernels.front().kernel, kernels.size() > 1, ucb_with_constant_beta(), given};
   const nlohmann::json bo = given.is_object() ? apply_model_presets(ctx, &presets_) : given;
   model_options_ = BOModelOptions::from_json(bo);
+  noise_from_preset_ = given.is_object() && !given.contains("noise") && bo.is_object() && bo.contains("noise");
   if (model_options_.early_steps > 0 && !ucb_with_constant_beta())
     throw InputError("options.bo.early_steps sets UCB's beta for the first BO steps: it needs --acq ucb with "
                      "--beta-schedule constant (this study has acq '" + config_.acquisition + "', beta schedule '" +
@@ -181,6 +184,11 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
   } else {
     info_["phase"] = "bo";
     u = bo_step(X, y, pending, failed, trial_index);
+    if (replicate_row_) {
+      const Vec x = X.row(*replicate_row_).transpose();
+      replicate_row_.reset();
+      return x;
+    }
   }
   Vec x = space_->bounds().clamp(unit_->from_unit(u));
   space_->canonicalize(x);
@@ -194,12 +202,24 @@ Vec BOStrategy::bo_step(const Mat& X, const Vec& y, const Mat& pending, const Ma
   const auto t0 = Clock::now();
   const int n = static_cast<int>(X.rows());
   observations_ = n;
+  replicates_ = replicate_verdict(X, y);
+  replicate_due_ = false;
+  if (replicates_ == ReplicateVerdict::Exact) noisy_ = false;  // a repeated value proves the objective deterministic
   const StepData d = step_data(X, y, trial_index);
   const double objective = update_surrogate(d, n, trial_index);
   const std::vector<bool> feasible = fit_constraints(d.U, trial_index);
   const int m = n_constraints(X.rows());
-  const Incumbent inc = find_incumbent(d.yt, y, feasible);
+  // With noisy observations the best one is partly a lucky draw: the incumbent is the observed point of
+  // the best posterior mean (at an exact model's observations the two agree).
+  const Incumbent inc = find_incumbent(noisy_ ? Vec(gp_->predict(d.U).mean) : d.yt, y, feasible);
   const double fit_seconds = seconds_since(t0);
+  if (replicate_due_ && !contains_row(pending, X.row(inc.row).transpose())) {
+    // The noise test: the incumbent again (suggest returns its row of X as it was, bit for bit).
+    replicate_row_ = inc.row;
+    info_["noise"]["replicate"] = true;
+    info_["fit_seconds"] = fit_seconds;
+    return d.U.row(inc.row).transpose();
+  }
   // Pending points enter as fantasies on a copy of the fitted model (same θ, the factor extended).
   const Conditioning cond = conditioning(pending, failed);
   std::optional<GP> fantasy;
@@ -245,10 +265,12 @@ BOStrategy::StepData BOStrategy::step_data(const Mat& X, const Vec& y, int trial
   StepData d;
   d.U = unit_->rows_to_unit(X);
   d.yt = model_targets(y, model_options_.output_warp);  // the GP's targets; acquisitions see the same units
+  if (sem_.size() == y.size() && sem_.size() > 0) d.noise = sem_in_target_units(y, d.yt, sem_).array().square();
   d.subset = uses_subset_model(static_cast<int>(X.rows()));
   if (!d.subset) {
     d.Um = d.U;
     d.ym = d.yt;
+    d.noise_m = d.noise;
     return d;
   }
   // The subset of data around the best (feasible) observation (bo_subsets.cpp).
@@ -260,6 +282,7 @@ BOStrategy::StepData BOStrategy::step_data(const Mat& X, const Vec& y, int trial
   const std::vector<Eigen::Index> rows = subset_model_rows(d.U, top, trial_index);
   d.Um = d.U(rows, Eigen::all);
   d.ym = d.yt(rows);
+  if (d.noise.size() > 0) d.noise_m = d.noise(rows);
   info_["model"] = {{"kind", "subset"}, {"rows", d.Um.rows()}};
   return d;
 }
@@ -270,9 +293,9 @@ double BOStrategy::update_surrogate(const StepData& d, int n, int trial_index) {
     // Same θ: the new rows join the factor in O(n²) (a subset moves with the incumbent: one factorisation).
     auto update = [&](GP& g) {
       if (d.subset)
-        g.set_data(d.Um, d.ym);
+        g.set_data(d.Um, d.ym, d.noise_m);
       else
-        extend_model(g, d.U, d.yt);
+        extend_model(g, d.U, d.yt, d.noise);
     };
     update(*gp_);
     info_["refit"] = "none";
@@ -291,8 +314,10 @@ double BOStrategy::fit_surrogate(const StepData& d, bool warm, int trial_index) 
   const std::vector<Eigen::Index> fit_on = fit_rows(d.Um.rows(), trial_index);
   const Mat Uf = fit_on.empty() ? Mat() : Mat(d.Um(fit_on, Eigen::all));
   const Vec yf = fit_on.empty() ? Vec() : Vec(d.ym(fit_on));
+  const Vec nf = fit_on.empty() || d.noise_m.size() == 0 ? Vec() : Vec(d.noise_m(fit_on));
   const Mat& UF = fit_on.empty() ? d.Um : Uf;
   const Vec& yF = fit_on.empty() ? d.ym : yf;
+  const Vec& nF = fit_on.empty() ? d.noise_m : nf;
   if (!fit_on.empty()) info_["fit_rows"] = UF.rows();
   // A kernel defined around a centre (the aligned set kernel) follows the incumbent: near it the model is
   // the plain one, and the pairing's seams stay away from where the next steps are taken.
@@ -300,29 +325,31 @@ double BOStrategy::fit_surrogate(const StepData& d, bool warm, int trial_index) 
   d.ym.maxCoeff(&top);
   recentre_models(d.Um.row(top).transpose());
   if (!gp_) gp_.emplace(new_model(kernel_->clone()));
-  gp_->set_data(UF, yF);  // warm start: keeps the previous fit's hyperparameters
+  gp_->set_data(UF, yF, nF);  // warm start: keeps the previous fit's hyperparameters
   double objective;
   if (!candidates_.empty()) {
     // Structure by evidence: every candidate kernel's model is refitted (warm-started from its own fit).
     std::vector<std::optional<GP>*> models{&gp_};
     for (std::size_t k = 0; k < candidates_.size(); ++k) {
       if (!gp_candidates_[k]) gp_candidates_[k].emplace(new_model(candidates_[k].kernel->clone()));
-      gp_candidates_[k]->set_data(UF, yF);
+      gp_candidates_[k]->set_data(UF, yF, nF);
       models.push_back(&gp_candidates_[k]);
     }
     objective = choose_by_evidence(models, refit(models, trial_index, warm));
   } else if (alt_kernel_) {
     // Kernel smoothness by evidence: the better MAP objective wins; the loser stays as the alternative.
     if (!gp_alt_) gp_alt_.emplace(new_model(alt_kernel_->clone()));
-    gp_alt_->set_data(UF, yF);
+    gp_alt_->set_data(UF, yF, nF);
     const std::vector<double> obj = refit({&gp_, &gp_alt_}, trial_index, warm);
     objective = obj[0];
     if (obj[1] > obj[0]) std::swap(gp_, gp_alt_), objective = obj[1], alt_leads_ = !alt_leads_;
   } else {
     objective = refit({&gp_}, trial_index, warm)[0];
   }
+  if (model_options_.noise == NoiseModel::Infer && !warm && gp_->learns_noise() && replicates_ != ReplicateVerdict::Exact)
+    objective = infer_noise(trial_index, objective);
   if (!fit_on.empty()) {
-    gp_->set_data(d.Um, d.ym);  // the fitted θ, conditioned on every row
+    gp_->set_data(d.Um, d.ym, d.noise_m);  // the fitted θ, conditioned on every row
   }
   return objective;
 }

@@ -26,23 +26,17 @@ nlohmann::json apply_model_presets(const PresetContext& ctx, std::vector<std::st
 
 namespace {
 
-// Structured kernels (set and invariant kernels: anything but a plain stationary kernel). The noise cap
-// and the end-game were chosen on plain kernels (docs/bench/scale.md); a structured kernel keeps the noise
-// cap its benches measured (1). A kernel with a local chart (a group of isometries, or element orderings:
-// Kernel::local_chart) plays the end-game in that chart, which polishes as precisely as the flat GP, at the
-// share 0.34 at every dimension, with a local GP capped at noise 0.01 (with the global cap 1 the local fit
-// on a rugged objective took the ruggedness for noise); without a chart the end-game was mixed and is off
-// (docs/bench/structure.md).
+// Structured kernels (set and invariant kernels: anything but a plain stationary kernel). The noise model
+// and the end-game were chosen on plain kernels (docs/bench/scale.md); a structured kernel keeps the free
+// noise level its benches measured. A kernel with a local chart (a group of isometries, or element
+// orderings: Kernel::local_chart) plays the end-game in that chart, which polishes as precisely as the flat
+// GP, at the share 0.34 at every dimension, with a near-exact local GP (local_chart); without a chart the
+// end-game was mixed and is off (docs/bench/structure.md).
 nlohmann::json structured_kernel_defaults(const PresetContext& ctx) {
   if (dynamic_cast<const StationaryKernel*>(&ctx.kernel)) return nullptr;
   Mat no_rows(0, ctx.space.dim());
   const bool chart = ctx.kernel.local_chart(Vec::Constant(ctx.space.dim(), 0.5), no_rows) != nullptr;
-  nlohmann::json out = {{"noise_cap", 1.0}, {"endgame_fraction", chart ? 0.34 : 0.0}, {"local_chart", chart}};
-  // A noise floor the user raised to 0.01 or above leaves the local GP the global cap.
-  const double floor = ctx.given.is_object() ? ctx.given.value("noise_floor", BOModelOptions{}.noise_floor)
-                                             : BOModelOptions{}.noise_floor;
-  if (chart && floor < 0.01) out["local_noise_cap"] = 0.01;
-  return out;
+  return {{"noise", "free"}, {"endgame_fraction", chart ? 0.34 : 0.0}, {"local_chart", chart}};
 }
 
 // Spaces of at most 2 coordinates (planar): the end-game's quadratic has 6 coefficients and its 15 nearest
@@ -63,8 +57,8 @@ nlohmann::json planar_defaults(const PresetContext& ctx) {
 void register_builtin_presets() {
   model_presets().add("structured-kernel",
                       {structured_kernel_defaults,
-                       "set and invariant kernels: noise_cap 1; with a local chart endgame_fraction 0.34, local_chart "
-                       "true and local_noise_cap 0.01, without one endgame_fraction 0"});
+                       "set and invariant kernels: noise free; with a local chart endgame_fraction 0.34 and "
+                       "local_chart true (a near-exact local GP in the chart), without one endgame_fraction 0"});
   model_presets().add("planar",
                       {planar_defaults,
                        "spaces of at most 2 coordinates: local_fit_power 2, and with a plain kernel endgame_fraction 0.6"});

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <cstring>
 #include <sstream>
 #include <thread>
@@ -139,6 +140,10 @@ Evaluation parse_value_line(const std::string& raw) {
     if (!std::isfinite(v)) return Evaluation::failed("non-finite value '" + shown + "'");
     Evaluation ev = Evaluation::ok(v);
     ev.values = std::move(values);
+    // {"value": v, "sem": s}: the standard error of v (null: none). Anything but a finite number >= 0 is
+    // checked by the study (Study::check_sem), which stops the run with the objective's error.
+    if (j.contains("sem") && !j["sem"].is_null())
+      ev.sem = j["sem"].is_number() ? j["sem"].get<double>() : std::numeric_limits<double>::quiet_NaN();
     if (j.contains("constraints")) {
       // {"value": v, "constraints": [c1, ...]}: feasible iff every c_i <= 0.
       const auto& c = j["constraints"];

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -128,8 +129,9 @@ Trial Study::enqueue(const Vec& x) {
   return storage_->ask(record_.name, [&](const std::vector<Trial>&) { return x; }, "");
 }
 
-Trial Study::add_evaluated(const Vec& x, double value, const std::vector<double>& constraints) {
-  return add_evaluated(std::vector<EvaluatedPoint>{{x, value, constraints, {}}}).front();
+Trial Study::add_evaluated(const Vec& x, double value, const std::vector<double>& constraints,
+                           std::optional<double> sem) {
+  return add_evaluated(std::vector<EvaluatedPoint>{{x, value, constraints, {}, sem}}).front();
 }
 
 std::vector<Trial> Study::add_evaluated(const std::vector<EvaluatedPoint>& rows) {
@@ -142,6 +144,7 @@ std::vector<Trial> Study::add_evaluated(const std::vector<EvaluatedPoint>& rows)
     }
     for (double c : r.constraints)
       if (!std::isfinite(c)) throw InputError("constraints must be finite numbers");
+    check_sem(r.sem, "the told point");
   }
   return storage_->add_completed(record_.name, rows, worker_id("tell"));
 }
@@ -252,6 +255,7 @@ Trial Study::suggest_and_reserve(Strategy& strategy, const std::string& worker,
     Vec y;
     strategy_data(trials, record_.minimize, X, y, pending, failed, dim);
     strategy.set_constraints(constraint_data(trials));
+    strategy.set_observation_sem(sem_data(trials));
     if (n_objectives() > 1) {
       // The reference point in maximisation terms, as the strategy sees every objective.
       Vec ref;
@@ -323,6 +327,8 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
     if (info.contains("h_schedule")) a["h"] = info["h_schedule"];  // balance/lb: the schedule, not the arm's g^d
     kept["agpucb"] = a;
   }
+  // The noise hypothesis the evidence chose at a full refit (options.bo.noise infer) and the fitted level.
+  if (info.contains("noise")) kept["noise"] = info["noise"];
   // Above BOModelOptions::subset_above (or forced): the subset-of-data model and how many rows it used.
   if (info.contains("model") && info["model"].is_object()) kept["model"] = info["model"];
   // A local step (the end-game's, options.bo.endgame_fraction): its model and the trust region's
@@ -374,14 +380,28 @@ Trial Study::ask(Strategy& strategy, const std::string& worker, double lease_sec
   return t;
 }
 
-Trial Study::tell(int trial_id, double value, bool force, const std::vector<double>& constraints) {
+Trial Study::tell(int trial_id, double value, bool force, const std::vector<double>& constraints,
+                  std::optional<double> sem) {
   if (!std::isfinite(value))
     throw InputError("value of trial " + std::to_string(trial_id) +
                      " must be a finite number (report a failure with --failed REASON instead)");
   for (double c : constraints)
     if (!std::isfinite(c)) throw InputError("constraints of trial " + std::to_string(trial_id) + " must be finite numbers");
   if (n_objectives() > 1) check_values({value}, "trial " + std::to_string(trial_id));
-  return storage_->finish(record_.name, trial_id, TrialState::Complete, value, "", Teller{"", force}, constraints);
+  check_sem(sem, "trial " + std::to_string(trial_id));
+  return storage_->finish(record_.name, trial_id, TrialState::Complete, value, "", Teller{"", force}, constraints, {},
+                          sem);
+}
+
+void Study::check_sem(std::optional<double> sem, const std::string& what) const {
+  if (!sem) return;
+  if (!std::isfinite(*sem) || *sem < 0.0)
+    throw InputError("the sem (standard error) of " + what + " must be a finite number >= 0 (got " +
+                     (std::isnan(*sem) ? std::string("nan") : std::to_string(*sem)) + ")");
+  // Known noise per objective would need one standard error per objective and a model of each with it.
+  if (n_objectives() > 1)
+    throw InputError("a sem (standard error) is supported for studies with one objective; study '" + record_.name +
+                     "' has " + std::to_string(n_objectives()));
 }
 
 Trial Study::tell_values(int trial_id, const std::vector<double>& values, bool force,
@@ -437,6 +457,19 @@ Mat Study::objective_data(const std::vector<Trial>& trials, const std::vector<st
     ++i;
   }
   return Y;
+}
+
+Vec Study::sem_data(const std::vector<Trial>& trials) {
+  int n = 0;
+  bool any = false;
+  for (const auto& t : trials)
+    if (t.state == TrialState::Complete) ++n, any = any || t.sem.has_value();
+  if (!any) return Vec();
+  Vec s(n);
+  int i = 0;
+  for (const auto& t : trials)
+    if (t.state == TrialState::Complete) s(i++) = t.sem.value_or(0.0);
+  return s;
 }
 
 Mat Study::constraint_data(const std::vector<Trial>& trials) {
@@ -528,6 +561,7 @@ nlohmann::json Study::to_json(const std::vector<Trial>& ts, const std::vector<st
     if (named) jt["params"] = space_->named(t.x);
     jt["value"] = t.value ? nlohmann::json(*t.value) : nlohmann::json(nullptr);
     if (several) jt["values"] = t.values.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.values);
+    if (t.sem) jt["sem"] = *t.sem;
     if (!t.constraints.empty()) {
       jt["constraints"] = t.constraints;
       jt["feasible"] = is_feasible(t);
@@ -557,6 +591,96 @@ nlohmann::json Study::to_json(const std::vector<Trial>& ts, const std::vector<st
   out["n_pending"] = counts[static_cast<int>(TrialState::Pending)];
   out["trials"] = std::move(arr);
   return out;
+}
+
+namespace {
+/// Two complete trials at the same point with different values: the objective is noisy.
+bool has_differing_replicates(const std::vector<Trial>& ts) {
+  std::map<std::vector<double>, double> seen;
+  for (const auto& t : ts) {
+    if (t.state != TrialState::Complete) continue;
+    const auto [it, inserted] = seen.emplace(std::vector<double>(t.x.data(), t.x.data() + t.x.size()), *t.value);
+    if (!inserted && it->second != *t.value) return true;
+  }
+  return false;
+}
+}  // namespace
+
+Recommendation Study::recommend(const std::vector<Trial>& ts, Strategy* strategy) const {
+  Recommendation r;
+  if (n_objectives() > 1) return r;
+  r.best_observed = best_of(ts, record_.minimize);
+  r.recommended = r.best_observed;
+  for (const auto& t : ts) r.noisy = r.noisy || (t.state == TrialState::Complete && t.sem.value_or(0.0) > 0.0);
+  r.noisy = r.noisy || has_differing_replicates(ts);
+  if (!strategy || !r.best_observed) return r;
+  Mat X, pending, failed;
+  Vec y;
+  strategy_data(ts, record_.minimize, X, y, pending, failed, space_->dim());
+  strategy->restore_model_state(storage_->load_model_state(record_.name));
+  strategy->set_constraints(constraint_data(ts));
+  strategy->set_observation_sem(sem_data(ts));
+  std::optional<Strategy::Posterior> post;
+  try {
+    post = strategy->posterior_at_observations(X, y);
+  } catch (const std::exception&) {
+    post.reset();  // a model that cannot condition on these data (e.g. a damaged stored state): none
+  }
+  if (!post) return r;
+  r.noisy = r.noisy || post->noisy;
+  // Row i of X is the i-th complete trial. Noisy: the best posterior mean (maximised) among the feasible ones;
+  // deterministic: the best observed trial, with the model's posterior there.
+  std::optional<std::size_t> best_row;
+  const Trial* best = nullptr;
+  std::size_t i = 0;
+  for (const auto& t : ts) {
+    if (t.state != TrialState::Complete) continue;
+    const std::size_t row = i++;
+    const double m = post->mean[static_cast<Eigen::Index>(row)];
+    if (!r.noisy) {
+      if (t.id == r.best_observed->id && std::isfinite(m)) best_row = row, best = &t;
+      continue;
+    }
+    if (!is_feasible(t) || !std::isfinite(m)) continue;
+    if (!best_row || m > post->mean[static_cast<Eigen::Index>(*best_row)]) best_row = row, best = &t;
+  }
+  if (!best) return r;
+  r.recommended = *best;
+  r.by_posterior_mean = r.noisy;
+  const double m = post->mean[static_cast<Eigen::Index>(*best_row)];
+  r.mean = record_.minimize ? -m : m;
+  r.sd = post->sd[static_cast<Eigen::Index>(*best_row)];
+  return r;
+}
+
+void Study::add_recommendation(nlohmann::json& out, const std::vector<Trial>& ts, Strategy* strategy) const {
+  const Recommendation r = recommend(ts, strategy);
+  const bool named = !space_->named(space_->bounds().lower).is_null();
+  const auto trial_json = [&](const Trial& t) {
+    nlohmann::json j = {{"trial", t.id}, {"x", vec_json(t.x)}, {"value", *t.value}};
+    if (named) j["params"] = space_->named(t.x);
+    if (t.sem) j["sem"] = *t.sem;
+    return j;
+  };
+  out["best_observed"] = r.best_observed ? trial_json(*r.best_observed) : nlohmann::json(nullptr);
+  if (!r.recommended) {
+    out["recommended"] = nullptr;
+    return;
+  }
+  nlohmann::json rec = trial_json(*r.recommended);
+  rec["mean"] = r.mean ? nlohmann::json(*r.mean) : nlohmann::json(nullptr);
+  rec["sd"] = r.sd ? nlohmann::json(*r.sd) : nlohmann::json(nullptr);
+  rec["by"] = r.by_posterior_mean ? "posterior_mean" : "best_observed";
+  if (!r.mean) rec["note"] = "no fitted model: the best observed trial, without a posterior";
+  else if (!r.noisy) rec["note"] = "deterministic: no trial reports a sem and no point was evaluated twice with different values";
+  out["recommended"] = std::move(rec);
+  out["noisy"] = r.noisy;
+  if (r.noisy) {
+    out["best_trial"] = r.recommended->id;
+    out["best_value"] = *r.recommended->value;
+    out["best_x"] = vec_json(r.recommended->x);
+    if (named) out["best_params"] = space_->named(r.recommended->x);
+  }
 }
 
 nlohmann::json Study::pareto_json(const std::vector<Trial>& ts) const {
@@ -701,13 +825,23 @@ std::vector<int> Study::work(Strategy& strategy, const TrialObjective& objective
       }
     }
     if (n_objectives() == 1) ev.values.clear();
+    // A bad standard error is a bug of the objective, as a wrong number of values: hand the trial back.
+    if (ev.value && std::isfinite(*ev.value) && ev.sem) {
+      try {
+        check_sem(ev.sem, "the objective's result for trial " + std::to_string(trial->id));
+      } catch (const InputError&) {
+        heartbeat.idle();
+        storage_->release(record_.name, trial->id, worker);
+        throw;
+      }
+    }
     // The heartbeat keeps beating until the result is stored: waiting for the write lock must not make
     // this trial look lost.
     Trial finished;
     try {
       finished = (ev.value && std::isfinite(*ev.value))
                      ? storage_->finish(record_.name, trial->id, TrialState::Complete, *ev.value, "", Teller{worker},
-                                        ev.constraints, ev.values)
+                                        ev.constraints, ev.values, ev.sem)
                      : storage_->finish(record_.name, trial->id, TrialState::Failed, std::nullopt,
                                         ev.value ? "non-finite value " + std::to_string(*ev.value)
                                                  : (ev.reason.empty() ? std::string("failed") : ev.reason),

@@ -32,7 +32,7 @@ TEST(AgpucbCli, DefaultsFindTheNarrowGlobalMinimumWhereGpUcbDoesNot) {
     EXPECT_LT(ja["best_value"].get<double>(), -1.3);
     // GP-UCB as docs/bench/adaptive.md measured it (before its noise cap and end-game).
     const CmdResult g = run_kbo("optimize " + kObjective + "--seed " + std::to_string(seed) +
-                                    " --options '{\"bo\": {\"noise_cap\": 1, \"endgame_fraction\": 0}}'",
+                                    " --options '{\"bo\": {\"noise\": \"free\", \"endgame_fraction\": 0}}'",
                                 dir);
     ASSERT_EQ(g.code, 0) << g.err;
     gpucb_found += sampled_the_well(g.json());

@@ -73,7 +73,7 @@ TEST(OptionsHonoured, UnknownOrMistypedNestedOptionsFailBeforeTheFirstTrial) {
   const std::string box = "--bounds 0:1,0:1 --iters 2 ";
   expect_rejected_before_any_trial({box + "--options '{\"zzz\": 1}'", {"unknown section 'zzz'", "allowed: bo"}}, dir);
   expect_rejected_before_any_trial({box + "--options '{\"BO\": {}}'", {"unknown section 'BO'"}}, dir);
-  expect_rejected_before_any_trial({box + "--options '{\"bo\": {\"noise_floor\": \"x\"}}'", {"options.bo.noise_floor", "number"}}, dir);
+  expect_rejected_before_any_trial({box + "--options '{\"bo\": {\"noise_floor\": \"x\"}}'", {"options.bo.noise_floor", "removed"}}, dir);
   expect_rejected_before_any_trial({box + "--options '{\"bo\": {\"fit\": {\"deep\": 1}}}'", {"unknown key 'fit'"}}, dir);
   expect_rejected_before_any_trial({box + "--beta-schedule chowdhury --options '{\"rkhs_bound\": \"x\"}'", {"rkhs_bound"}}, dir);
   expect_rejected_before_any_trial({box + "--strategy agpucb --options '{\"agpucb\": {\"lambda\": \"x\"}}'", {"lambda"}}, dir);

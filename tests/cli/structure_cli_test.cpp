@@ -251,7 +251,8 @@ TEST(StructureCli, InvarianceCenterOption) {
 // A sign-symmetric objective off the origin, as a user runs it (`kbo optimize --invariance signflip`, nothing
 // else): the last ⌈0.34 · 15⌉ = 6 BO trials (ids 14…19) are end-game local steps, and those the max kernel
 // modelled see the data in the incumbent's chart (options.bo.local_chart, docs/bench/structure.md); told
-// local_chart false, none does; a local_noise_cap out of range is a one-line error naming it, exit 2.
+// local_chart false, none does; the retired local_noise_cap at a value it never meant is a one-line error
+// naming it, exit 2.
 TEST(StructureCli, InvariantModelsEndgameInTheChart) {
   TempDir dir("structure_chart");
   // A sign-symmetric bowl off the origin with a high-frequency ripple that a GP can only take for noise.
@@ -286,11 +287,6 @@ TEST(StructureCli, InvariantModelsEndgameInTheChart) {
     }
     if (chart) { EXPECT_GE(charted, 1); }
   }
-  // A noise floor raised above the local cap's default (with the global cap to match) is the user's to
-  // set: no error about the local cap they never gave.
-  const CmdResult floor = run_kbo(base + "--iters 1 --storage " + (dir / "f.db") +
-                                      " --options '{\"bo\": {\"noise_floor\": 0.02, \"noise_cap\": 1}}'", dir);
-  EXPECT_EQ(floor.code, 0) << floor.err;
   const CmdResult bad = run_kbo(base + "--iters 1 --storage " + (dir / "b.db") +
                                     " --options '{\"bo\": {\"local_noise_cap\": 2}}'", dir);
   EXPECT_EQ(bad.code, 2) << bad.err;

@@ -147,7 +147,7 @@ def test_bash_completion_offers_every_command_and_exactly_each_commands_flags(tm
     assert set(complete(kbo_bin, tmp_path, "")) == {c.split()[0] for c in commands} | {"--help", "--version"}
     assert complete(kbo_bin, tmp_path, "stu") == ["studies"]
     for command in commands:
-        if command in ("bench bbob", "bench moo"):  # hand their arguments to bench/*/run.py: no flags of kbo's own
+        if command in ("bench bbob", "bench moo", "bench noisy"):  # hand their arguments to bench/*/run.py: no flags of kbo's own
             assert complete(kbo_bin, tmp_path, *command.split(), "--") == []
             continue
         offered = set(complete(kbo_bin, tmp_path, *command.split(), "-"))

@@ -269,6 +269,6 @@ def test_agpucb_defaults_find_a_narrow_global_minimum_in_any_units():
         return 1e6 * (-np.exp(-(x - 0.75) ** 2 / (2 * 0.15 ** 2)) - 1.4 * np.exp(-(x - 0.15) ** 2 / (2 * 0.025 ** 2)))
 
     a = kbo.minimize(f, [(0, 1)], strategy="agpucb", iters=45, seed=12)
-    g = kbo.minimize(f, [(0, 1)], iters=45, seed=12, options={"bo": {"noise_cap": 1, "endgame_fraction": 0}})
+    g = kbo.minimize(f, [(0, 1)], iters=45, seed=12, options={"bo": {"noise": "free", "endgame_fraction": 0}})
     assert a.best_value < -1.0e6 - 1e3
     assert g.best_value > -1.0e6 - 1e3

@@ -33,10 +33,10 @@ class FlakyStorage : public MemoryStorage {
   }
   Trial finish(const std::string& study, int id, TrialState state, std::optional<double> value,
                const std::string& reason, const Teller& by, const std::vector<double>& constraints = {},
-               const std::vector<double>& values = {}) override {
+               const std::vector<double>& values = {}, std::optional<double> sem = std::nullopt) override {
     ++calls;
     if (fail > 0 && !commit_first) return lose(), Trial();
-    Trial t = MemoryStorage::finish(study, id, state, value, reason, by, constraints, values);
+    Trial t = MemoryStorage::finish(study, id, state, value, reason, by, constraints, values, sem);
     if (fail > 0) lose();
     return t;
   }

@@ -66,6 +66,9 @@ void expect_migrated_v1(Storage& s) {
   s.update_study_budget("old", 10);
   EXPECT_EQ(s.load_study("old")->budget, 10);
   EXPECT_TRUE(s.heartbeat("old", 1, "optimize@h:1"));
+  EXPECT_FALSE(ts[0].sem.has_value());  // trials from before standard errors have none
+  EXPECT_EQ(*s.finish("old", 1, TrialState::Complete, 1.25, "", Teller{"optimize@h:1"}, {}, {}, 0.5).sem, 0.5);
+  EXPECT_EQ(*s.trials("old")[1].sem, 0.5);
 }
 
 struct TempFile {

@@ -101,6 +101,35 @@ TEST_P(StorageContract, AskTellFailAndStates) {
   EXPECT_THROW(study.tell(2, INFINITY), InputError);
 }
 
+TEST_P(StorageContract, StandardErrorsRoundTripAndBadOnesStoreNothing) {
+  auto storage = make(GetParam(), dir_);
+  Study study = Study::create_or_open(storage, box_record("s"));
+  IndexStrategy strat;
+  const double sem = 1.0 / 3.0 + 1e-17;  // bit-exact through every backend
+  study.ask(strat, "w");
+  study.ask(strat, "w");
+  study.ask(strat, "w");
+  EXPECT_EQ(*study.tell(0, 2.5, false, {}, sem).sem, sem);
+  study.tell(1, 1.5);  // no sem: none stored
+  // A negative or non-finite standard error is refused before anything is written.
+  for (double bad : {-0.1, std::nan(""), double(INFINITY)}) EXPECT_THROW(study.tell(2, 1.0, false, {}, bad), InputError);
+  EXPECT_EQ(study.trials()[2].state, TrialState::Pending);
+  study.tell(2, 0.5, false, {}, 0.0);  // an exact value may say so
+  const std::vector<Trial> added = study.add_evaluated({EvaluatedPoint{Vec{{0.5, 0.5}}, 4.0, {}, {}, 2.25}});
+  EXPECT_EQ(*added[0].sem, 2.25);
+  EXPECT_THROW(study.add_evaluated({EvaluatedPoint{Vec{{0.5, 0.5}}, 4.0, {}, {}, -1.0}}), InputError);
+  const auto ts = connect()->trials("s");
+  ASSERT_EQ(ts.size(), 4u);  // the refused row was not added
+  EXPECT_EQ(*ts[0].sem, sem);
+  EXPECT_FALSE(ts[1].sem.has_value());
+  EXPECT_EQ(*ts[2].sem, 0.0);
+  EXPECT_EQ(*ts[3].sem, 2.25);
+  EXPECT_EQ(*ts[3].value, 4.0);
+  // A failed trial carries no sem.
+  study.ask(strat, "w");
+  EXPECT_FALSE(study.fail(4, "crashed").sem.has_value());
+}
+
 TEST_P(StorageContract, ModelStateIsKeptPerStudyReplacedAndSeenByOtherConnections) {
   auto storage = make(GetParam(), dir_);
   Study::create_or_open(storage, box_record("a"));
@@ -232,7 +261,7 @@ TEST_P(StorageContract, AddCompletedStoresAllRowsOrNoneAndKeepsTheConstraintCoun
   Study study = Study::create_or_open(storage, box_record("s"));
   IndexStrategy strat;
   study.ask(strat, "w");  // trial 0 stays pending: ids of added rows continue after it
-  const auto added = study.add_evaluated({{Vec{{0.1, 0.2}}, 3.0, {-1.0}, {}}, {Vec{{0.3, 0.4}}, 1.5, {0.5}, {}}});
+  const auto added = study.add_evaluated({{Vec{{0.1, 0.2}}, 3.0, {-1.0}, {}, std::nullopt}, {Vec{{0.3, 0.4}}, 1.5, {0.5}, {}, std::nullopt}});
   ASSERT_EQ(added.size(), 2u);
   EXPECT_EQ(added[0].id, 1);
   EXPECT_EQ(added[1].id, 2);
@@ -244,7 +273,7 @@ TEST_P(StorageContract, AddCompletedStoresAllRowsOrNoneAndKeepsTheConstraintCoun
   EXPECT_EQ(ts[2].constraints, std::vector<double>{0.5});
   EXPECT_GT(ts[2].finished_at, 0.0);
   // A row with another number of constraints refuses the whole batch; nothing is stored.
-  EXPECT_THROW(study.add_evaluated({{Vec{{0.5, 0.5}}, 1.0, {0.0}, {}}, {Vec{{0.6, 0.6}}, 1.0, {}, {}}}), ConstraintCountError);
+  EXPECT_THROW(study.add_evaluated({{Vec{{0.5, 0.5}}, 1.0, {0.0}, {}, std::nullopt}, {Vec{{0.6, 0.6}}, 1.0, {}, {}, std::nullopt}}), ConstraintCountError);
   EXPECT_EQ(storage->trials("s").size(), 3u);
   // The same rule holds for a tell of a pending trial, and the trial stays pending.
   EXPECT_THROW(study.tell(0, 1.0, false, {1.0, 2.0}), ConstraintCountError);
@@ -252,7 +281,7 @@ TEST_P(StorageContract, AddCompletedStoresAllRowsOrNoneAndKeepsTheConstraintCoun
   EXPECT_EQ(study.tell(0, 1.0, false, {2.0}).state, TrialState::Complete);
   // Inside one batch of a study with no complete trial yet, the first row sets the count.
   Study fresh = Study::create_or_open(storage, box_record("t"));
-  EXPECT_THROW(fresh.add_evaluated({{Vec{{0.1, 0.1}}, 1.0, {}, {}}, {Vec{{0.2, 0.2}}, 1.0, {1.0}, {}}}), ConstraintCountError);
+  EXPECT_THROW(fresh.add_evaluated({{Vec{{0.1, 0.1}}, 1.0, {}, {}, std::nullopt}, {Vec{{0.2, 0.2}}, 1.0, {1.0}, {}, std::nullopt}}), ConstraintCountError);
   EXPECT_TRUE(storage->trials("t").empty());
 }
 

@@ -146,7 +146,7 @@ TEST(Fantasy, BatchOfSuccessiveSuggestionsIsDistinctForEveryMode) {
     StrategyConfig c;
     c.seed = 5;
     c.fantasy = parse_fantasy_mode(mode);
-    c.module_options["bo"] = {{"noise_cap", 1.0}};  // the model these expectations were measured with
+    c.module_options["bo"] = {{"noise", "free"}};  // the model these expectations were measured with
     auto s = make_strategy(c, space);
     const Mat P = batch(*s, *space, p.f, 8, 6);
     SCOPED_TRACE(mode);

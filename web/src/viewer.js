@@ -109,8 +109,16 @@
         view.n_pending + ' pending)' + (view.budget !== null && view.budget !== undefined ? ' of budget ' + view.budget : '')],
       ['best value', view.best_value === null ? '—' : fmt(view.best_value) + ' (trial ' + view.best_trial + ')'],
       ['best point', bestPointText(view)],
-      ['model', m ? (m.ok ? m.kernel + ' on ' + m.n_points + ' trials' : 'none: ' + m.reason) : '—'],
     ];
+    // A noisy study: the model's best guess beside the best draw (kbo/study/study.hpp, Recommendation).
+    const rec = view.recommended, seen = view.best_observed;
+    if (rec && seen && (view.noisy || rec.trial !== seen.trial)) {
+      rows.push(['recommended', 'trial ' + rec.trial + (rec.mean === null ? ' (no fitted model)' :
+        ', posterior mean ' + fmt(rec.mean) + ' ± ' + fmt(rec.sd))]);
+      rows.push(['best observed', fmt(seen.value) + ' (trial ' + seen.trial + ')']);
+    }
+    rows.push(
+      ['model', m ? (m.ok ? m.kernel + ' on ' + m.n_points + ' trials' : 'none: ' + m.reason) : '—']);
     if (view.generated_at) rows.push(['generated', new Date(view.generated_at * 1000).toLocaleString()]);
     listInto($('summary-list'), rows);
   }

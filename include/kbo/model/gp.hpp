@@ -5,6 +5,10 @@
 // normalisation on (default), targets are standardised (y - mean)/std and the noise variance is in
 // standardised units; predictions are always returned in the original units. With it off, the raw
 // targets are used with a zero prior mean (so numbers match textbook GP implementations exactly).
+//
+// Known noise: set_data may give each observation a noise variance s_i² known beforehand (a noisy
+// objective's squared standard error), in the units of the targets it is given. The covariance of the
+// observations is then K + diag(σ² + s_i²/y_scale²): σ² is still learned, on top of what is known.
 // A GP is immutable under prediction: const methods are safe to call from many threads.
 #include <cstdint>
 #include <optional>
@@ -41,6 +45,9 @@ class GP {
   // ---- data ----
   /// Sets the training data and factorises (O(n^3)). InputError on empty X, size mismatch, NaN/inf.
   void set_data(const Mat& X, const Vec& y);
+  /// Same, with a known noise variance per observation (known_noise, in y's units; empty: none; entries >= 0),
+  /// added to the learned noise variance on the covariance's diagonal.
+  void set_data(const Mat& X, const Vec& y, const Vec& known_noise);
   /// Adds one observation with unchanged hyperparameters and normalisation constants: the Cholesky
   /// factor is extended in O(n^2). (Call set_data or set_targets to re-standardise.)
   void add_observation(const Vec& x, double y);
@@ -48,9 +55,14 @@ class GP {
   /// O(n²m) for m rows, one triangular solve. A data-dependent kernel, or a new block that is not
   /// numerically positive definite, is refactorised from scratch instead (jitter escalation).
   void append_observations(const Mat& Xnew, const Vec& ynew);
+  /// Same, with the new rows' known noise variances (set_data's units; empty: none).
+  void append_observations(const Mat& Xnew, const Vec& ynew, const Vec& known_noise_new);
   /// Replaces every target (same points, same hyperparameters) and re-standardises as set_data does:
   /// α and the likelihood are recomputed in O(n²) from the factor, which does not depend on the targets.
+  /// With known noise, a change of the standardisation scale changes the covariance: refactorised then (O(n³)).
   void set_targets(const Vec& y);
+  /// Same, with every row's known noise variance replaced too (set_data's units; empty: none).
+  void set_targets(const Vec& y, const Vec& known_noise);
   int size() const { return static_cast<int>(X_.rows()); }
   int input_dim() const { return static_cast<int>(X_.cols()); }
   const Mat& X() const { return X_; }
@@ -59,6 +71,10 @@ class GP {
   const Vec& targets() const { return y_; }
   double y_mean() const { return y_mean_; }
   double y_scale() const { return y_scale_; }
+  /// The known noise variance per observation in y's units (empty: none given).
+  const Vec& known_noise() const { return known_noise_raw_; }
+  /// The same in the units of targets(): what the covariance's diagonal adds to σ² (empty: none).
+  const Vec& known_noise_targets() const { return known_noise_; }
 
   // ---- hyperparameters ----
   Vec hyperparameters() const;                   // θ, log space
@@ -104,14 +120,15 @@ class GP {
   /// Mean and variance at one point with their gradients wrt x.
   void predict_with_gradient(const Vec& x, double& mean, double& variance, Vec& dmean, Vec& dvariance) const;
 
-  /// Information gain I(y; f) = ½ log det(I + σ⁻² K) at the current θ.
+  /// Information gain I(y; f) = ½ log det(I + Σ⁻¹ K) at the current θ, Σ = diag(σ² + known noise).
   double information_gain() const;
   const Cholesky& cholesky() const { return chol_; }
-  const Vec& alpha() const { return alpha_; }    // (K + σ²I)^{-1} y_standardised
+  const Vec& alpha() const { return alpha_; }    // (K + Σ)^{-1} y_standardised, Σ = diag(σ² + known noise)
 
  private:
   void factorise();
-  void standardise(const Vec& y);  // y_raw_, y_, y_mean_, y_scale_ from original-unit targets
+  void standardise(const Vec& y);  // y_raw_, y_, y_mean_, y_scale_ (and known_noise_) from original-unit targets
+  void set_known_noise(const Vec& known_noise, Eigen::Index n);  // known_noise_raw_ for n rows (checked)
   void update_alpha();             // α and the LML from the factor and y_
   int noise_index() const { return kernel_->num_params(); }
 
@@ -120,6 +137,7 @@ class GP {
   bool normalize_, learn_noise_;
   Mat X_;
   Vec y_raw_, y_;  // y_: standardised (or raw when not normalising)
+  Vec known_noise_raw_, known_noise_;  // known noise variance per row: y_raw_'s units, y_'s units (empty: none)
   double y_mean_ = 0.0, y_scale_ = 1.0;
   Cholesky chol_;
   Vec alpha_;

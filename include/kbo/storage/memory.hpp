@@ -19,7 +19,7 @@ class MemoryStorage : public Storage {
                                      const std::string& worker, bool running = true) override;
   Trial finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
                const std::string& reason, const Teller& by, const std::vector<double>& constraints = {},
-               const std::vector<double>& values = {}) override;
+               const std::vector<double>& values = {}, std::optional<double> sem = std::nullopt) override;
   std::vector<Trial> add_completed(const std::string& study, const std::vector<EvaluatedPoint>& rows,
                                    const std::string& worker) override;
   bool set_lease(const std::string& study, int trial_id, double lease_until) override;

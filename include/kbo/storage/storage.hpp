@@ -13,6 +13,7 @@
 //   6  + model_state(study, state, updated_at): the last fitted model state (hyperparameters per kernel)
 //   7  + studies.directions, trials.objective_values (studies with several objectives: JSON arrays, NULL for
 //      one objective, whose value stays in trials.value; for several, trials.value holds the first)
+//   8  + trials.sem (standard error of the mean of a complete trial's value; NULL when not reported)
 // Opening migrates an older schema in place (one transaction); a schema newer than kSchemaVersion is
 // refused with an InputError asking for a newer kbo, so an old kbo never writes rows it does not understand.
 #include <functional>
@@ -28,7 +29,7 @@
 namespace kbo {
 
 /// The schema version this build writes (and the newest it can read).
-inline constexpr int kSchemaVersion = 7;
+inline constexpr int kSchemaVersion = 8;
 
 /// Who records the result of a trial (Storage::finish): the worker running it, or someone else (`kbo tell`,
 /// worker ""). A trial running under a worker may be finished only by that worker, unless `force`.
@@ -70,9 +71,10 @@ class Storage {
   /// `constraints` (complete trials only) are stored with the value (Trial::constraints); a complete
   /// trial's count must be that of the study's first complete trial (ConstraintCountError otherwise).
   /// `values` (complete trials of a study with several objectives): every objective (Trial::values).
+  /// `sem` (complete trials): the standard error of the value (Trial::sem), stored as given.
   virtual Trial finish(const std::string& study, int trial_id, TrialState state, std::optional<double> value,
                        const std::string& reason, const Teller& by, const std::vector<double>& constraints = {},
-                       const std::vector<double>& values = {}) = 0;
+                       const std::vector<double>& values = {}, std::optional<double> sem = std::nullopt) = 0;
 
   /// In one write transaction: each row becomes a complete trial (ids continue the study's, in order), or
   /// none does: ConstraintCountError if a row's number of constraints differs from the study's complete

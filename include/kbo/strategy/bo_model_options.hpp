@@ -42,34 +42,27 @@ struct EnumNames<ModelKind> {
       {{ModelKind::Auto, "auto"}, {ModelKind::Exact, "exact"}, {ModelKind::Subset, "subset"}}};
 };
 
+/// The observation noise: inferred from the data (a near-exact model against one with a free noise level,
+/// compared by their evidence at every full refit), assumed near-exact (variance at most 1 % of the
+/// targets'), or free (any level up to the targets' variance).
+enum class NoiseModel { Infer, Exact, Free };
+template <>
+struct EnumNames<NoiseModel> {
+  static constexpr std::array<std::pair<NoiseModel, const char*>, 3> table{
+      {{NoiseModel::Infer, "infer"}, {NoiseModel::Exact, "exact"}, {NoiseModel::Free, "free"}}};
+};
+
 template <>
 struct EnumNames<PriorMean> {
   static constexpr std::array<std::pair<PriorMean, const char*>, 4> table{
       {{PriorMean::Worst, "worst"}, {PriorMean::Gls, "gls"}, {PriorMean::Sample, "sample"}, {PriorMean::Quantile, "quantile"}}};
 };
-// X(type, name, default): the keys of options.bo. Noise values are variances of the standardised targets.
+// X(type, name, default): the keys of options.bo.
 // Every other number of the default model is a fixed value of BOModelOptions below, and a key that was once
 // an option is refused with what replaced it (removed_bo_option_keys(); its old default is accepted).
 #define KBO_BO_MODEL_FIELDS(X)                                                                                  \
-  X(double, noise_floor, 1e-6)             /* lower bound of the noise variance */                            \
-  /* Upper bound of the noise variance. 0.01 rather than 1: on deterministic objectives the model */ \
-  /* may not explain structure as noise (BBOB d = 5: beats random search on all 24 functions; long runs). */    \
-  /* A noisy objective whose noise is more than ~10 % of the values' spread wants noise_cap 1 */               \
-  /* (docs/bench/scale.md, "Long runs": noisy Hartmann-6 −3.00 vs −3.12 with 1). */                \
-  X(double, noise_cap, 0.01)                                                                                   \
-  /* From late_noise_floor_from observations on the lower bound is late_noise_floor: a long run's data */    \
-  /* crowd the optimum, and 1e-6 of the targets' variance hid the differences the last digits need */       \
-  /* (Ackley-10 stalled at 1e-3; docs/bench/scale.md), while with few points that floor keeps */ \
-  /* Ackley-6's 55-evaluation runs better (2.11 vs 2.34 with 1e-8 throughout). */                          \
-  X(double, late_noise_floor, 1e-8)                                                                           \
-  X(int, late_noise_floor_from, 200)                                                                          \
-  /* Random restarts draw the noise log-uniformly in [floor, restart_noise_max]; 0.5 (was 0.1) was chosen */  \
-  /* on the selection seeds of docs/bench/bo.md: fewer Ackley-6 runs stall on the plateau. */                 \
-  X(double, restart_noise_max, 0.5)                                                                            \
-  /* The noise of the deterministic extra start (BOModelOptions::fixed_start_lengthscale; 0 there: none). */  \
-  X(double, fixed_start_noise, 1e-4)                                                                           \
-  X(double, noise_prior_shape, 1.1)                                                                            \
-  X(double, noise_prior_rate, 0.05)                                                                            \
+  /* The observation noise (NoiseModel; the levels are NoiseLevels in noise_inference.hpp). */              \
+  X(NoiseModel, noise, NoiseModel::Infer)                                                                     \
   /* The GP's prior mean (PriorMean above): worst, gls, sample or quantile (the median). */                   \
   X(PriorMean, prior_mean, PriorMean::Worst)                                                                   \
   /* A second stationary kernel fitted beside config.kernel at every refit; the higher MAP objective */       \
@@ -123,11 +116,7 @@ struct EnumNames<PriorMean> {
   /* the flat GP 1.2e-5, without the chart 3.6e-5 (docs/bench/structure.md). On a set space every model */     \
   /* steps in the set chart (each set's elements paired with the incumbent's; the plain kernel of the */      \
   /* sorted vector borrows it), on by default (docs/bench/structure.md). No effect on other kernels. */        \
-  X(bool, local_chart, false)                                                                                 \
-  /* Noise cap of the local step's GP fit (0 ⇒ noise_cap): a low cap inside the local model alone. 0.01 by */ \
-  /* default for set and invariant kernels with a chart, which keep noise_cap 1 for the global model */        \
-  /* (docs/bench/structure.md: Ackley-2d-fpf's end-game). */                                                     \
-  X(double, local_noise_cap, 0.0)
+  X(bool, local_chart, false)
 
 struct BOModelOptions {
   KBO_BO_MODEL_FIELDS(KBO_FIELD_MEMBER)

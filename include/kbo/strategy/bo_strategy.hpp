@@ -9,6 +9,7 @@
 #include "kbo/core/random.hpp"  // trial_seed
 #include "kbo/core/space.hpp"   // UnitCubeSpace
 #include "kbo/strategy/bo_model_options.hpp"
+#include "kbo/strategy/noise_inference.hpp"
 #include "kbo/strategy/proposer.hpp"
 #include "kbo/strategy/schedule.hpp"
 #include "kbo/strategy/trust_region.hpp"
@@ -65,6 +66,10 @@ class BOStrategy : public Strategy {
   /// one fitted at more observations than ours, for the same kernels, noise setting and prior mean.
   nlohmann::json model_state() const override;
   void restore_model_state(const nlohmann::json& state) override;
+  /// The posterior of the last fitted or restored θ (no refit) conditioned on (X, y) and the standard errors
+  /// of set_observation_sem, at X's rows, mapped back to y's units (target_units.hpp); above subset_above
+  /// observations only the subset model's rows get one (the others NaN). nullopt before any fit.
+  std::optional<Posterior> posterior_at_observations(const Mat& X, const Vec& y) override;
   // GP of the last suggestion (nullptr during the initial design), fitted to model_targets(y): with the
   // default prior mean its units are (y − worst)/std(y), not the objective's.
   const GP* model() const;
@@ -82,12 +87,16 @@ class BOStrategy : public Strategy {
  private:
   // One BO step's observations in the GP's units: every row (U, yt) and the rows the model conditions on
   // (Um, ym: all of them, or above the threshold a subset of data around the incumbent, bo_subsets.cpp).
+  // noise / noise_m: each row's known noise variance in target units, from the trials' standard errors
+  // (set_observation_sem, mapped by target_units.hpp; empty when no trial reported one).
   struct StepData {
     Mat U;
     Vec yt;
+    Vec noise;
     bool subset = false;
     Mat Um;
     Vec ym;
+    Vec noise_m;
   };
   // The incumbent (EI/PI's reference and the optimiser's first start): the best feasible observation.
   struct Incumbent {
@@ -114,6 +123,9 @@ class BOStrategy : public Strategy {
   double update_surrogate(const StepData& d, int n, int trial_index);
   double fit_surrogate(const StepData& d, bool warm, int trial_index);
   double choose_by_evidence(const std::vector<std::optional<GP>*>& models, const std::vector<double>& objective);
+  // BOModelOptions::noise infer: the fitted model against the other noise hypothesis (near-exact or free),
+  // refitted on the same rows; the one the evidence favours becomes gp_. Returns its objective.
+  double infer_noise(int trial_index, double objective);
   Incumbent find_incumbent(const Vec& yt, const Vec& y, const std::vector<bool>& feasible) const;
   Conditioning conditioning(const Mat& pending, const Mat& failed) const;
   std::unique_ptr<Acquisition> constrained(std::unique_ptr<Acquisition> acq, const std::vector<bool>& feasible,
@@ -129,8 +141,9 @@ class BOStrategy : public Strategy {
   std::vector<Eigen::Index> subset_model_rows(const Mat& U, Eigen::Index incumbent, int trial_index) const;
   std::vector<Eigen::Index> fit_rows(Eigen::Index n, int trial_index) const;
   nlohmann::json model_identity() const;  // what a stored model state must match
-  // gp's data become (U, yt) at gp's θ: the new rows appended to its factor, every target replaced.
-  void extend_model(GP& gp, const Mat& U, const Vec& yt);
+  // gp's data become (U, yt) with known noise variances `noise` (empty: none) at gp's θ: the new rows
+  // appended to its factor, every target replaced (a changed known noise refactorises).
+  void extend_model(GP& gp, const Mat& U, const Vec& yt, const Vec& noise);
   // MAP/ML-II refit of each model (data already set; each replaced by its best fit), all starts in one
   // thread pool; returns each model's objective.
   // warm_only: one capped run from each model's current θ (BOModelOptions::warm_refit_evaluations).
@@ -138,8 +151,8 @@ class BOStrategy : public Strategy {
   std::vector<Vec> fit_starts(const GP& gp, const Vec& lower, const Vec& upper, int trial_index,
                               bool warm_only = false) const;
   void fit_bounds(const GP& gp, Vec& lower, Vec& upper) const;  // log-θ bounds (noise floor/cap applied)
-  double noise_floor() const;  // BOModelOptions::noise_floor, or late_noise_floor once the data are many
-  double noise_cap() const;    // BOModelOptions::noise_cap, or the cap of the fit in progress (fit_noise_cap_)
+  double noise_floor() const;  // NoiseLevels::floor, or late_floor once the data are many
+  double noise_cap() const;    // the noise hypothesis' cap, or the cap of the fit in progress (fit_noise_cap_)
   std::vector<Prior> map_priors(const GP& gp) const;  // priors of the MAP fit (empty for ML-II)
   /// A lengthscale of a categorical (one-hot) coordinate of a params space.
   bool is_categorical_lengthscale(const ParamSpec& spec) const;
@@ -200,7 +213,12 @@ class BOStrategy : public Strategy {
   bool continuous_ = true;      // no discrete coordinate in the space (the local step needs none)
   int refit_n_ = 0;             // observations at the last θ refit
   int observations_ = 0;        // observations of the suggestion being made (noise_floor() depends on it)
-  double fit_noise_cap_ = 0.0;  // > 0: the noise cap of the fit in progress (a local step's local_noise_cap)
+  double fit_noise_cap_ = 0.0;  // > 0: the noise cap of the fit in progress (the other hypothesis, a chart's local GP)
+  bool noisy_ = false;          // BOModelOptions::noise infer: the evidence favoured a free noise level
+  bool noise_from_preset_ = false;  // a model preset (not the user) chose BOModelOptions::noise
+  ReplicateVerdict replicates_ = ReplicateVerdict::None;  // of the data of the suggestion being made
+  bool replicate_due_ = false;  // the evidence favoured noise before any replicate could confirm it
+  std::optional<Eigen::Index> replicate_row_;  // the suggestion is a replicate of this row of X
   bool alt_leads_ = false;      // gp_ holds the alternative kernel (it won the last refit)
   double refit_objective_ = 0.0;  // its objective (reported while θ is kept)
   double step_beta_ = 0.0;        // UCB's β for the step being made (the schedule's plan)

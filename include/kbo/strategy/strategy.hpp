@@ -35,6 +35,10 @@ class Strategy {
   /// Outcome constraints of the completed trials (rows as suggest's X; feasible iff every entry <= 0), set
   /// before each suggest by the study. Strategies that model data model them; others ignore them.
   void set_constraints(Mat C) { constraints_ = std::move(C); }
+  /// The standard errors of the completed trials' values (rows as suggest's X; 0 where a trial reported none;
+  /// empty when none did), set before each suggest by the study. Strategies that model data add their squares
+  /// to the model's noise, observation by observation; others ignore them.
+  void set_observation_sem(Vec sem) { sem_ = std::move(sem); }
   /// Every objective of the completed trials of a study with several (rows as suggest's X, one column per
   /// objective, all to MAXIMISE; suggest's y is the first column), and the reference point of the
   /// hypervolume in the same terms when the study gives one (empty: inferred). Set before each suggest by
@@ -58,9 +62,23 @@ class Strategy {
   /// Diagnostics of the last suggestion (fitted hyperparameters, β, schedule values…), for logs/JSON.
   virtual nlohmann::json last_info() const { return nlohmann::json::object(); }
 
+  /// The model's posterior of the latent objective at the completed trials themselves (the data as suggest
+  /// takes them: X, y to maximise, the sems as set_observation_sem): mean and standard deviation per row in
+  /// y's units, under the model state restored last (restore_model_state) or fitted last, without refitting.
+  /// nullopt when the strategy has no model of the data or no fitted state yet (random search, the initial
+  /// design, a model that is not stored). A noisy study recommends the trial of the best posterior mean.
+  struct Posterior {
+    Vec mean, sd;
+    /// The model judges the observations noisy by itself (without standard errors or replicates), e.g. from
+    /// the noise it inferred; then the study recommends by the posterior mean as for reported noise.
+    bool noisy = false;
+  };
+  virtual std::optional<Posterior> posterior_at_observations(const Mat& /*X*/, const Vec& /*y*/) { return std::nullopt; }
+
  protected:
   Mat constraints_;  // n x m (m = 0: no constraints)
   Mat objectives_;   // n x k (k = 0: one objective, suggest's y)
+  Vec sem_;          // n (empty: no trial reported a standard error)
   Vec reference_point_;
 };
 

@@ -26,6 +26,21 @@ std::string describe_space_json(const nlohmann::json& j);
 
 class Storage;
 
+/// What a study recommends, and beside it the best observed trial. A noisy study (below) recommends, among its
+/// complete feasible trials, the one of the best posterior mean of the strategy's fitted model: a lucky draw
+/// is not the best guess. A deterministic one recommends its best observed trial: its observations are the
+/// objective's values (a model's posterior mean at them differs only by the noise floor of its fit). Without a
+/// fitted model (random search, the initial design) the best observed trial, with no posterior.
+struct Recommendation {
+  std::optional<Trial> recommended, best_observed;
+  std::optional<double> mean, sd;  // the recommended trial's posterior of the objective, in the user's units
+  /// The objective is noisy: a trial reports a standard error > 0, two evaluations of the same point differ, or
+  /// the strategy's model judges so (Strategy::Posterior::noisy). Then best_trial / best_x / best_params /
+  /// best_value of to_json are the recommendation's.
+  bool noisy = false;
+  bool by_posterior_mean = false;  // the recommendation ranks trials by the posterior mean
+};
+
 /// Result of evaluating one trial: a finite value, or a failure reason. Two outcomes say nothing about the
 /// point, so the trial is handed back to the study (not counted, re-run by the next run) and the loop stops:
 /// the objective could not be run at all (`cannot_run`, e.g. command not found), or a stop was requested
@@ -37,12 +52,15 @@ struct Evaluation {
   bool interrupted = false;
   std::vector<double> constraints;  // outcome constraints (feasible iff every c_i <= 0); empty: none
   std::vector<double> values;       // several objectives: every value (values[0] == *value); empty: one
-  static Evaluation ok(double v) { return {v, {}, false, false, {}, {}}; }
+  std::optional<double> sem;        // the standard error of value (a noisy objective's known noise); nullopt: none
+  static Evaluation ok(double v) { return {v, {}, false, false, {}, {}, std::nullopt}; }
+  /// A value with its standard error of the mean.
+  static Evaluation ok(double v, double sem) { return {v, {}, false, false, {}, {}, sem}; }
   /// Several objectives (values non-empty; the first is `value`).
-  static Evaluation ok(std::vector<double> vs) { return {vs.front(), {}, false, false, {}, vs}; }
-  static Evaluation failed(std::string why) { return {std::nullopt, std::move(why), false, false, {}, {}}; }
-  static Evaluation not_runnable(std::string why) { return {std::nullopt, std::move(why), true, false, {}, {}}; }
-  static Evaluation stopped() { return {std::nullopt, "interrupted", false, true, {}, {}}; }
+  static Evaluation ok(std::vector<double> vs) { return {vs.front(), {}, false, false, {}, vs, std::nullopt}; }
+  static Evaluation failed(std::string why) { return {std::nullopt, std::move(why), false, false, {}, {}, std::nullopt}; }
+  static Evaluation not_runnable(std::string why) { return {std::nullopt, std::move(why), true, false, {}, {}, std::nullopt}; }
+  static Evaluation stopped() { return {std::nullopt, "interrupted", false, true, {}, {}, std::nullopt}; }
 };
 
 /// Thrown by Study::work when the objective cannot be run (Evaluation::cannot_run; the trial is handed back,
@@ -122,7 +140,9 @@ class Study {
   /// for a trial running under a worker (PendingPhase::Running) unless `force`.
   /// `constraints`: outcome constraints (feasible iff all <= 0); every complete trial of a study has the same
   /// number of them (InputError naming both counts otherwise, nothing stored).
-  Trial tell(int trial_id, double value, bool force = false, const std::vector<double>& constraints = {});
+  /// `sem`: the standard error of the value (a noisy objective's known noise; finite, >= 0; one objective only).
+  Trial tell(int trial_id, double value, bool force = false, const std::vector<double>& constraints = {},
+             std::optional<double> sem = std::nullopt);
   /// Completes a pending trial of a study with several objectives with one value per objective (in the
   /// study's directions); InputError naming both counts otherwise (nothing stored), and as tell.
   Trial tell_values(int trial_id, const std::vector<double>& values, bool force = false,
@@ -130,6 +150,9 @@ class Study {
   /// InputError unless `values` has one finite entry per objective of a study with several ("what" names
   /// the trial or point in the message).
   void check_values(const std::vector<double>& values, const std::string& what) const;
+  /// InputError unless `sem` is absent or a finite number >= 0 on a study with one objective ("what" names the
+  /// trial or point in the message).
+  void check_sem(std::optional<double> sem, const std::string& what) const;
   /// Marks a pending trial failed with a reason (same rules as tell).
   Trial fail(int trial_id, const std::string& reason, bool force = false);
   /// Gives up a pending trial by hand (failed kAbandoned: not counted, its point not re-offered); same rules
@@ -146,7 +169,8 @@ class Study {
   /// before asking the strategy — exactly once.
   Trial enqueue(const Vec& x);
   /// Adds a point evaluated elsewhere: a new trial at x, completed with value (and constraints).
-  Trial add_evaluated(const Vec& x, double value, const std::vector<double>& constraints = {});
+  Trial add_evaluated(const Vec& x, double value, const std::vector<double>& constraints = {},
+                      std::optional<double> sem = std::nullopt);
   /// Adds many such points in one transaction (all or none); reads no other trial, so it costs O(rows).
   std::vector<Trial> add_evaluated(const std::vector<EvaluatedPoint>& rows);
 
@@ -161,12 +185,20 @@ class Study {
 
   /// The `kbo optimize --json` / `kbo show --json` object: study, direction, space, budget, best_value,
   /// best_x, best_trial, n_trials, n_complete, n_failed, n_pending,
-  /// trials [{id, x, value, state, (reason), (phase: running|asked|queued, pending trials), worker,
+  /// trials [{id, x, value, (sem), state, (reason), (phase: running|asked|queued, pending trials), worker,
   /// created_at, (finished_at), (heartbeat_at), (lease_until), (retry_of)}].
   nlohmann::json to_json() const;
   /// The same object of `trials` (this study's, loaded once by the caller) with only the trials at the indices
   /// `listed` in "trials"; the counts and the best are of all of them (views of large studies list a sample).
   nlohmann::json to_json(const std::vector<Trial>& trials, const std::vector<std::size_t>& listed) const;
+
+  /// The recommendation from `trials` (this study's) under `strategy`'s model, restored from the study's stored
+  /// model state (no refit); nullptr: no model, the best observed trial. Several objectives: none.
+  Recommendation recommend(const std::vector<Trial>& trials, Strategy* strategy) const;
+  /// Adds `recommended` {trial, x, (params), value, mean, sd, by} and `best_observed` {trial, x, (params), value}
+  /// to a to_json object (null without a complete feasible trial); a noisy study's best_trial, best_x,
+  /// best_params and best_value become the recommended trial's.
+  void add_recommendation(nlohmann::json& out, const std::vector<Trial>& trials, Strategy* strategy) const;
 
   /// Runs ask → evaluate → tell until `n_total` trials are finished (complete or failed). First
   /// re-evaluates pending trials abandoned by dead optimize processes on this host (kill -9), so a
@@ -202,6 +234,9 @@ class Study {
   /// The constraint values of the completed trials, rows in the order of strategy_data's X (n x m; m = 0
   /// for a study without constraints).
   static Mat constraint_data(const std::vector<Trial>& trials);
+  /// The standard errors of the completed trials, in the order of strategy_data's y (0 where none was
+  /// reported); empty when no completed trial reports one.
+  static Vec sem_data(const std::vector<Trial>& trials);
   /// Every objective of the completed trials (rows as strategy_data's X), negated where minimised, so all are
   /// maximised (n x k for a study with k >= 2 objectives).
   static Mat objective_data(const std::vector<Trial>& trials, const std::vector<std::string>& directions);

@@ -39,6 +39,8 @@ struct Trial {
   std::vector<double> constraints;  // outcome constraints of a complete trial (feasible iff all <= 0); empty: none
   std::vector<double> values;       // every objective's value of a complete trial of a study with several
                                     // (values[0] == *value); empty: one objective
+  std::optional<double> sem;        // standard error of the mean of `value` (a noisy objective's known noise,
+                                    // finite and >= 0); nullopt: not reported (the model learns the noise)
   nlohmann::json info = nlohmann::json::object();  // model diagnostics at ask time, e.g. {"kernel": "set-max"}
 };
 
@@ -144,6 +146,7 @@ struct EvaluatedPoint {
   double value = 0.0;
   std::vector<double> constraints;
   std::vector<double> values;  // several objectives: all of them (values[0] == value); empty: one
+  std::optional<double> sem;   // standard error of the mean of value (Trial::sem); nullopt: not reported
 };
 
 }  // namespace kbo
