@@ -200,7 +200,7 @@ TEST(TrustRegion, AutosFallbackGPUsesItsOwnNeighboursWhereTheQuadraticsWouldBeAl
   for (const Case& k : {Case{40, 30}, Case{30, 25}}) {
     StrategyConfig c;
     c.seed = 4;
-    c.module_options["bo"] = {{"endgame_fraction", 0.02}};
+    c.module_options["bo"] = {{"endgame_fraction", 0.02}, {"noise", "exact"}};  // no replicate step
     BOStrategy s(c, space);
     s.set_budget(static_cast<int>(k.n) + 1);
     s.suggest(X.topRows(k.n), y.head(k.n), Mat(0, 4), static_cast<int>(k.n));
