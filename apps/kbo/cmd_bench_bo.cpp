@@ -35,7 +35,7 @@ int run_bench_bo(int argc, char** argv) {
       ->check(CLI::Range(0, 1000));
   app.add_option("--bo", bo_options,
                  "gpucb variant: BO model option KEY=VALUE (repeatable; keys of kbo::BOModelOptions, e.g. "
-                 "noise=exact, fixed_start_lengthscale=1)");
+                 "noise=exact, prior_mean=gls)");
   app.add_option("--kernel", q.kernel, "gpucb variant: the model's kernel (default: kbo optimize's, matern52)");
   app.add_flag("--trace", q.trace, "keep every gpucb iteration's fitted hyperparameters and point in quality.json");
   app.add_option("--sizes", t.sizes, "n values of the timing figure (default 10 25 50 100 200 300 500)");

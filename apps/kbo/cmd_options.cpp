@@ -90,7 +90,9 @@ int run_options(int argc, char** argv) {
          "Given as `--options '{\"bo\": {\"KEY\": VALUE}}'`, `[options.bo]` in a config file, or `options={\"bo\": {...}}` "
          "in Python; an unknown key or a bad value is refused with the allowed ones. What each key does is documented "
          "beside it in `include/kbo/strategy/bo_model_options.hpp`; the benchmarks that chose the defaults are in "
-         "docs/bench/bo.md, scale.md and bbob.md.\n\n| key | default |\n|---|---|\n";
+         "docs/bench/bo.md, scale.md and bbob.md. Every other number of the default model is fixed there; a key "
+         "that is no longer an option is accepted at its old default (stored studies resume) and otherwise refused "
+         "with what replaced it.\n\n| key | default |\n|---|---|\n";
   const nlohmann::json bo_defaults = BOModelOptions{}.to_json();  // named: items() only views it
   for (const auto& [key, value] : bo_defaults.items())
     out << "| `" << key << "` | `" << value.dump() << "` |\n";

@@ -135,60 +135,6 @@ Vec UpperConfidenceBound::values(const Mat& X) const {
   return out;
 }
 
-// ---------------- mixture UCB ----------------
-
-MixtureUpperConfidenceBound::MixtureUpperConfidenceBound(std::vector<const GP*> models, std::vector<double> weights,
-                                                         double beta)
-    : models_(std::move(models)), beta_(beta) {
-  weights_ = normalised_weights(std::move(weights), models_.size(), "mixture UCB");
-  for (const GP* g : models_)
-    if (!g) throw InputError("mixture UCB: a model is missing");
-  if (!(beta >= 0.0) || !std::isfinite(beta))
-    throw InputError("mixture UCB: beta must be finite and >= 0, got " + std::to_string(beta));
-}
-
-double MixtureUpperConfidenceBound::value(const Vec& x) const {
-  return values(row_as_matrix(x))[0];
-}
-
-double MixtureUpperConfidenceBound::value_and_gradient(const Vec& x, Vec& grad) const {
-  double mean = 0.0, second = 0.0;
-  Vec dmean = Vec::Zero(x.size()), dsecond = Vec::Zero(x.size());
-  for (std::size_t k = 0; k < models_.size(); ++k) {
-    if (weights_[k] == 0.0) continue;
-    const Moments m = moments_with_gradient(*models_[k], x);
-    const double w = weights_[k];
-    mean += w * m.mean;
-    dmean += w * m.dmean;
-    // E[f²] of the mixture: Σ w (σ² + μ²), and its gradient.
-    second += w * (m.sigma * m.sigma + m.mean * m.mean);
-    dsecond += w * (2.0 * m.sigma * m.dsigma + 2.0 * m.mean * m.dmean);
-  }
-  const double var = std::max(second - mean * mean, 1e-300);
-  const double s = std::sqrt(var);
-  const double sb = std::sqrt(beta_);
-  grad = dmean + sb * (dsecond - 2.0 * mean * dmean) / (2.0 * s);
-  return finite_or_worst(mean + sb * s);
-}
-
-Vec MixtureUpperConfidenceBound::values(const Mat& X) const {
-  Vec mean = Vec::Zero(X.rows()), second = Vec::Zero(X.rows());
-  for (std::size_t k = 0; k < models_.size(); ++k) {
-    if (weights_[k] == 0.0) continue;
-    const auto p = models_[k]->predict(X);
-    for (Eigen::Index i = 0; i < X.rows(); ++i) {
-      const double sigma = clamp_sigma(*models_[k], p.variance[i]);
-      mean[i] += weights_[k] * p.mean[i];
-      second[i] += weights_[k] * (sigma * sigma + p.mean[i] * p.mean[i]);
-    }
-  }
-  const double sb = std::sqrt(beta_);
-  Vec out(X.rows());
-  for (Eigen::Index i = 0; i < X.rows(); ++i)
-    out[i] = finite_or_worst(mean[i] + sb * std::sqrt(std::max(second[i] - mean[i] * mean[i], 0.0)));
-  return out;
-}
-
 // ---------------- log EI ----------------
 // EI(x) = σ h(z), z = (μ - f*)/σ, h(z) = φ(z) + zΦ(z)  ⇒  log EI = log σ + log h(z).
 // d log EI = dσ/σ + (log h)'(z) dz,  dz = (dμ - z dσ)/σ.

@@ -29,13 +29,13 @@ std::unique_ptr<Acquisition> make_ucb(const AcquisitionInputs& in) {
 
 void register_builtin_acquisitions() {
   auto& r = acquisitions();
-  r.add("ucb", {make_ucb, {"beta", "beta_schedule"}, true, "upper confidence bound mu + sqrt(beta) sigma"});
+  r.add("ucb", {make_ucb, {"beta", "beta_schedule"}, "upper confidence bound mu + sqrt(beta) sigma"});
   r.add("ei", {[](const AcquisitionInputs& in) { return std::make_unique<LogExpectedImprovement>(in.gp, in.incumbent); },
-               {}, false, "log expected improvement"});
+               {}, "log expected improvement"});
   r.add("pi", {[](const AcquisitionInputs& in) {
                  return std::make_unique<LogProbabilityOfImprovement>(in.gp, in.incumbent);
                },
-               {}, false, "log probability of improvement"});
+               {}, "log probability of improvement"});
 }
 
 }  // namespace kbo

@@ -7,9 +7,6 @@
 // Moving one element to where the acquisition is highest with the others fixed is the swap move of
 // k-medoids-style local search (Kaufman & Rousseeuw's PAM); each is one more start, so the optimiser
 // still takes whatever the acquisition prefers.
-// Pair moves and recombination (options.bo.pair_moves, recombination_sets) move two elements at once:
-// a k-means-style local optimum (two elements on one cluster, one between two) is a local optimum for every
-// one-element move (docs/bench/structure.md).
 #include <algorithm>
 #include <numeric>
 
@@ -74,59 +71,6 @@ Mat element_move_starts(const Vec& u, int m, int d, const Acquisition& acq, cons
   Mat starts(m, u.size());
   for (int i = 0; i < m; ++i) starts.row(i) = moved(u, i, d, acq, candidates).transpose();
   return starts;
-}
-
-Mat element_pair_move_starts(const Vec& u, int m, int d, const Acquisition& acq, const Mat& candidates) {
-  check_sizes(u, m, d, "element_pair_move_starts");
-  if (candidates.cols() != d || candidates.rows() == 0)
-    throw InputError("element_pair_move_starts: candidates of d columns expected");
-  Mat starts(static_cast<Eigen::Index>(m) * (m - 1), u.size());
-  Eigen::Index row = 0;
-  for (int i = 0; i < m; ++i) {
-    const Vec first = moved(u, i, d, acq, candidates);
-    for (int j = 0; j < m; ++j)
-      if (j != i) starts.row(row++) = moved(first, j, d, acq, candidates).transpose();
-  }
-  return starts;
-}
-
-Mat recombination_starts(const Vec& u, const Mat& donors, int m, int d, const Acquisition& acq, int keep) {
-  check_sizes(u, m, d, "recombination_starts");
-  if (donors.cols() != u.size()) throw InputError("recombination_starts: donors of m*d columns expected");
-  if (keep < 0) throw InputError("recombination_starts: keep must be >= 0");
-  // The pool: every element of every donor.
-  Mat pool(donors.rows() * m, d);
-  for (Eigen::Index r = 0; r < donors.rows(); ++r)
-    for (int e = 0; e < m; ++e) pool.row(r * m + e) = donors.row(r).segment(e * d, d);
-  const Eigen::Index P = pool.rows();
-  const Eigen::Index singles = m * P, pairs = static_cast<Eigen::Index>(m) * (m - 1) / 2 * P * (P - 1);
-  Mat cand(singles + pairs, u.size());
-  Eigen::Index row = 0;
-  for (int i = 0; i < m; ++i)
-    for (Eigen::Index p = 0; p < P; ++p) {
-      cand.row(row) = u.transpose();
-      cand.row(row++).segment(i * d, d) = pool.row(p);
-    }
-  for (int i = 0; i < m; ++i)
-    for (int j = i + 1; j < m; ++j)
-      for (Eigen::Index p = 0; p < P; ++p)
-        for (Eigen::Index q = 0; q < P; ++q)
-          if (q != p) {
-            cand.row(row) = u.transpose();
-            cand.row(row).segment(i * d, d) = pool.row(p);
-            cand.row(row++).segment(j * d, d) = pool.row(q);
-          }
-  if (cand.rows() == 0 || keep == 0) return Mat(0, u.size());
-  const Vec v = acq.values(cand);
-  std::vector<Eigen::Index> order(static_cast<std::size_t>(cand.rows()));
-  std::iota(order.begin(), order.end(), Eigen::Index{0});
-  const std::size_t k = std::min<std::size_t>(static_cast<std::size_t>(keep), order.size());
-  // Highest first; ties by position, so the result does not depend on the sort's implementation.
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
-                    [&](Eigen::Index a, Eigen::Index b) { return v[a] > v[b] || (v[a] == v[b] && a < b); });
-  Mat out(static_cast<Eigen::Index>(k), u.size());
-  for (std::size_t r = 0; r < k; ++r) out.row(static_cast<Eigen::Index>(r)) = cand.row(order[r]);
-  return out;
 }
 
 }  // namespace kbo

@@ -41,10 +41,10 @@ void register_sets_module() {
          // incumbent's) holds for every model of the space, the flat one included (lends_chart).
          out.push_back({"set-" + enum_name(effective_set_kernel(SetKernelType::Average, m)),
                         make_set_kernel(c.kernel, m, d, c.ard, SetKernelType::Average, 0, c.seed),
-                        /*resolves_doubtful=*/false, /*lends_chart=*/true});
+                        /*lends_chart=*/true});
          if (d <= kAutoSlicedMaxElementDim)
            out.push_back({"set-sliced", make_set_kernel(c.kernel, m, d, c.ard, SetKernelType::Sliced, 0, c.seed),
-                          /*resolves_doubtful=*/true, /*lends_chart=*/true});
+                          /*lends_chart=*/true});
          return out;
        },
        [](const StrategyConfig& c, const Space& space) {

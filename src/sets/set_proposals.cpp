@@ -34,58 +34,24 @@ class SetProposals : public ProposalContribution {
   explicit SetProposals(SetProposalOptions o) : o_(o) {}
 
   Mat starts(const ProposalContext& ctx) const override {
+    if (!o_.element_moves) return Mat(0, ctx.incumbent.size());
     const auto [m, d] = *ctx.space.element_layout();
-    std::vector<Mat> parts;
-    if (o_.element_moves || o_.pair_moves) {
-      Rng rng = make_rng(trial_seed(ctx.seed ^ 0x30E5ULL, ctx.trial_index));
-      const Mat candidates = BoxSpace(Box::unit(d)).sample(kElementCandidates, SamplingMethod::Sobol, rng);
-      if (o_.element_moves) parts.push_back(element_move_starts(ctx.incumbent, m, d, ctx.acq, candidates));
-      if (o_.pair_moves) parts.push_back(element_pair_move_starts(ctx.incumbent, m, d, ctx.acq, candidates));
-    }
-    if (o_.recombination_sets > 0 && ctx.observed.rows() > 1)
-      parts.push_back(recombination_starts(ctx.incumbent, donors(ctx), m, d, ctx.acq, m));
-    Eigen::Index rows = 0;
-    for (const Mat& p : parts) rows += p.rows();
-    Mat out(rows, ctx.incumbent.size());
-    rows = 0;
-    for (const Mat& p : parts) out.middleRows(rows, p.rows()) = p, rows += p.rows();
-    return out;
+    Rng rng = make_rng(trial_seed(ctx.seed ^ 0x30E5ULL, ctx.trial_index));
+    const Mat candidates = BoxSpace(Box::unit(d)).sample(kElementCandidates, SamplingMethod::Sobol, rng);
+    return element_move_starts(ctx.incumbent, m, d, ctx.acq, candidates);
   }
 
   Admissible admissible(const ProposalContext& ctx) const override {
     if (!o_.avoid_coincident) return {};
-    return coincident_region(ctx, /*inside=*/false);
-  }
-  Admissible doubtful(const ProposalContext& ctx) const override {
-    if (!o_.coincident_fallback) return {};
-    return coincident_region(ctx, /*inside=*/true);
-  }
-  std::string refused_key() const override { return "coincident_refused"; }
-  std::string doubtful_key() const override { return "coincident_fallback"; }
-
- private:
-  // Sets with coincident elements, unless the incumbent has them (then the objective rewards them): empty.
-  static Admissible coincident_region(const ProposalContext& ctx, bool inside) {
+    // Sets with coincident elements are refused, unless the incumbent has them (the objective rewards them).
     if (ctx.space.has_coincident_elements(ctx.unit.from_unit(ctx.incumbent))) return {};
     const Space* space = &ctx.space;
     const UnitCubeSpace* unit = &ctx.unit;
-    return [space, unit, inside](const Vec& u) { return space->has_coincident_elements(unit->from_unit(u)) == inside; };
+    return [space, unit](const Vec& u) { return !space->has_coincident_elements(unit->from_unit(u)); };
   }
-  // The best observed sets other than the incumbent (highest target first).
-  Mat donors(const ProposalContext& ctx) const {
-    const Mat& U = ctx.observed;
-    std::vector<Eigen::Index> order(static_cast<std::size_t>(U.rows()));
-    std::iota(order.begin(), order.end(), Eigen::Index{0});
-    std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) { return ctx.targets[a] > ctx.targets[b]; });
-    Mat out(0, U.cols());
-    for (const Eigen::Index r : order) {
-      if (out.rows() >= o_.recombination_sets) break;
-      if ((U.row(r).transpose() - ctx.incumbent).norm() == 0.0) continue;
-      out.conservativeResize(out.rows() + 1, Eigen::NoChange);
-      out.row(out.rows() - 1) = U.row(r);
-    }
-    return out;
-  }
+  std::string refused_key() const override { return "coincident_refused"; }
+
+ private:
   SetProposalOptions o_;
 };
 
@@ -93,10 +59,8 @@ std::unique_ptr<ProposalContribution> make_set_proposals(const StrategyConfig&, 
                                                          const nlohmann::json& bo) {
   const SetProposalOptions o = SetProposalOptions::from_bo(bo);
   if (!space.element_layout()) {
-    if (o.pair_moves || o.recombination_sets > 0 || o.element_moves)
-      throw InputError("options.bo.element_moves, pair_moves and recombination_sets act on set spaces only (--space set)");
+    if (o.element_moves) throw InputError("options.bo.element_moves acts on set spaces only (--space set)");
     if (o.avoid_coincident) throw InputError("options.bo.avoid_coincident acts on set spaces only (--space set)");
-    if (o.coincident_fallback) throw InputError("options.bo.coincident_fallback acts on set spaces only (--space set)");
     return nullptr;
   }
   if (!o.any()) return nullptr;
@@ -117,10 +81,7 @@ nlohmann::json small_set_space_defaults(const PresetContext& ctx) {
 }  // namespace
 
 SetProposalOptions SetProposalOptions::from_bo(const nlohmann::json& bo) {
-  const SetProposalOptions o = decode_field<SetProposalOptions>("options.bo", own_keys(bo));
-  if (o.recombination_sets < 0 || o.recombination_sets > 20)
-    throw InputError("options.bo.recombination_sets must be in [0, 20] (0 = no recombination starts)");
-  return o;
+  return decode_field<SetProposalOptions>("options.bo", own_keys(bo));
 }
 
 void register_set_proposals() {

@@ -29,7 +29,7 @@ BOStrategy::Refit BOStrategy::refit_due(int n) const {
   // A model restored from a stored state has θ but no data yet: it is extended (or warm-refitted from the
   // stored θ), not fully refitted, unless due.
   if (!gp_ || n < mo.full_refit_below || n < refit_n_) return Refit::Full;
-  const int every = mo.refit_every > 0 ? mo.refit_every : static_cast<int>(std::ceil(std::sqrt(double(refit_n_))));
+  const int every = static_cast<int>(std::ceil(std::sqrt(double(refit_n_))));
   if (n - refit_n_ >= every) return Refit::Full;
   return n < mo.warm_refit_below ? Refit::Warm : Refit::None;
 }

@@ -1,12 +1,12 @@
-// BOStrategy's local trust-region step (BOModelOptions::local_every; include/kbo/strategy/bo_strategy.hpp).
+// BOStrategy's local trust-region step, the end-game's (BOModelOptions::endgame_fraction;
+// include/kbo/strategy/bo_strategy.hpp).
 //
 // Why: the global GP standardises all observations together, so when the values span orders of magnitude
 // (ill-conditioned or steep functions) the differences among the best few are a sliver of the targets'
 // range, below the model's noise; and UCB keeps exploring the box. A GP fitted only to the observations
 // around the incumbent, scaled on them alone, sees the local bowl at its own scale; its acquisition,
-// maximised in the box those neighbours span, takes the precise steps the global model cannot
-// (the trust region of TuRBO, Eriksson et al. 2019, with the neighbours' extent as its size; or, with
-// local_radius > 0, TuRBO's own rule: a radius that halves on failed local steps and doubles on successful
+// maximised in a trust region around the incumbent, takes the precise steps the global model cannot
+// (TuRBO's rule, Eriksson et al. 2019: a radius that halves on failed local steps and doubles on successful
 // ones, replayed from the trial history, trust_region.hpp).
 #include <algorithm>
 #include <cmath>
@@ -20,16 +20,15 @@
 
 namespace kbo {
 
-TrustRegion BOStrategy::replay_region(const Vec& y, Eigen::Index D) const {
+TrustRegion BOStrategy::replay_region(const Vec& y) const {
   TrustRegionRule rule;
   rule.initial = model_options_.local_radius;
   rule.min = model_options_.local_radius_min;
   rule.max = model_options_.local_radius_max;
-  const int fail = model_options_.local_fail_at(D);
-  rule.fail = fail > 0 ? fail : std::max<int>(4, static_cast<int>(D));
+  rule.fail = model_options_.local_fail;
   rule.succ = model_options_.local_succ;
   rule.restart = model_options_.local_restart;
-  rule.restart_global = model_options_.local_restart_global;
+  rule.restart_global = false;  // a stalled region restarts in place (bo_model_options.hpp)
   rule.restart_max = model_options_.local_restart_max;
   // Row i is trial i: local steps are taken only when no trial is pending or failed, so the completed
   // rows are all the trials (but for trials that neither completed nor count towards the budget).
@@ -121,51 +120,41 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U_raw, const Vec& y, Eigen:
   const bool charted = chart_kernel != nullptr;  // chart_kernel itself moves into the local GP below
   const Mat& U = charted ? U_chart : U_raw;
   const Eigen::Index n = U.rows(), D = U.cols();
-  // A quadratic has p = (D + 1)(D + 2)/2 coefficients: by default twice as many neighbours fit it.
-  const bool quadratic = model_options_.local_model != LocalModel::Gp;  // quadratic, or auto (quadratic if it fits)
+  // A quadratic has p = (D + 1)(D + 2)/2 coefficients: twice as many neighbours fit it (at least 5·(D + 1)).
   const Eigen::Index p = (D + 1) * (D + 2) / 2;
-  const Eigen::Index m_auto = quadratic ? std::max<Eigen::Index>(5 * (D + 1), 2 * p) : 5 * (D + 1);
-  const Eigen::Index m = std::min<Eigen::Index>(n, model_options_.local_points > 0 ? model_options_.local_points : m_auto);
+  const Eigen::Index m_quadratic = std::max<Eigen::Index>(5 * (D + 1), 2 * p);
+  const Eigen::Index m = std::min<Eigen::Index>(n, m_quadratic);
   if (m < 3) return std::nullopt;
   const Vec centre = U.row(best).transpose();
   // Distances in the global model's lengthscales (in the chart, the chart kernel's).
   const Vec theta = charted ? chart_kernel->log_params() : gp_->hyperparameters();
   const auto specs = charted ? chart_kernel->param_specs() : gp_->hyperparameter_specs();
   std::vector<Eigen::Index> rows = local_neighbours(U, best, coordinate_lengthscales(theta, specs, D), m);
-  // The box the neighbours span around the incumbent (symmetric): the scale of the local fit, and without
-  // a trust region (local_radius 0) the region the step is maximised in.
+  // The box the neighbours span around the incumbent (symmetric): the scale of the local fit.
   Vec spread = Vec::Zero(D);
   for (Eigen::Index r : rows) spread = spread.cwiseMax((U.row(r).transpose() - centre).cwiseAbs());
   if (!(spread.maxCoeff() > 0.0)) return std::nullopt;
   for (Eigen::Index j = 0; j < D; ++j)
     if (!(spread[j] > 0.0)) spread[j] = spread.maxCoeff();  // a coordinate all neighbours share: no information
-  // With a trust region (local_radius > 0): a cube of the radius replayed from the trial history, which
-  // shrinks on failed local steps and grows on successful ones (trust_region.hpp).
-  Vec half = spread;
-  std::optional<TrustRegion> tr;
-  if (model_options_.local_radius > 0.0) {
-    tr = replay_region(y, D);
-    half.setConstant(tr->radius);
-  }
+  // The trust region: a cube of the radius replayed from the trial history, which shrinks on failed local
+  // steps and grows on successful ones (trust_region.hpp).
+  const TrustRegion tr = replay_region(y);
+  const Vec half = Vec::Constant(D, tr.radius);
   const Vec lo = (centre - half).cwiseMax(0.0), hi = (centre + half).cwiseMin(1.0);
   if (!((hi - lo).array() > 0.0).all()) return std::nullopt;
   nlohmann::json local = {{"points", m}, {"half_width", std::vector<double>(half.data(), half.data() + D)}};
   if (charted) local["chart"] = true;
-  if (tr) local["trust_region"] = describe_region(*tr);
-  if (quadratic) {
-    std::optional<Vec> u = local_quadratic_step(U, y, rows, best, spread, lo, hi, tr, local);
+  local["trust_region"] = describe_region(tr);
+  if (std::optional<Vec> step = local_quadratic_step(U, y, rows, best, spread, lo, hi, tr, local)) {
     info_["local"] = local;
-    if (u) return u;
+    return step;
   }
-  // local_auto_gp_points own: the GP's own neighbourhood (auto falls back to it), 5·(D + 1) nearest, not the
-  // quadratic's 2p, which in 6 dimensions is 56 — every point of a 55-evaluation run: no longer local;
-  // own_if_all: only where the quadratic's count is every observation (a long run's GP keeps the 2p).
-  const LocalGpPoints gp_points = model_options_.local_auto_gp_points;
-  const bool own = gp_points == LocalGpPoints::Own || (gp_points == LocalGpPoints::OwnIfAll && m_auto >= n);
-  if (quadratic && own && model_options_.local_points == 0)
-    rows.resize(static_cast<std::size_t>(std::min<Eigen::Index>(m, 5 * (D + 1))));
-  if (quadratic) info_["local"]["gp_points"] = rows.size();
-  else info_["local"] = local;
+  info_["local"] = local;
+  // Where the quadratic does not fit, the local GP: on the quadratic's neighbours, unless those are every
+  // observation (in 6 dimensions the quadratic takes 56, every point of a 55-evaluation run: no longer
+  // local), then on its own 5·(D + 1) nearest; a long run's GP is better on the quadratic's 2p.
+  if (m_quadratic >= n) rows.resize(static_cast<std::size_t>(std::min<Eigen::Index>(m, 5 * (D + 1))));
+  info_["local"]["gp_points"] = rows.size();
   // warm start: the global model's θ (the chart's base kernel holds it too)
   const Vec u = local_gp_step(charted ? std::move(chart_kernel) : gp_->kernel().clone(), U, y, rows, centre, lo, hi,
                               trial_index);
@@ -175,40 +164,36 @@ std::optional<Vec> BOStrategy::local_step(const Mat& U_raw, const Vec& y, Eigen:
 
 std::optional<Vec> BOStrategy::local_quadratic_step(const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows,
                                                     Eigen::Index best, const Vec& spread, const Vec& lo, const Vec& hi,
-                                                    const std::optional<TrustRegion>& tr, nlohmann::json& local) const {
+                                                    const TrustRegion& tr, nlohmann::json& local) const {
   // The quadratic's maximiser, unless it repeats an observation (a corner of an indefinite fit, typically):
-  // then the local GP takes the step. Without a trust region the fit's scale is the box's.
+  // then the local GP takes the step.
   const Eigen::Index D = U.cols();
   const Vec centre = U.row(best).transpose();
-  const bool trust = tr.has_value();
   double r2 = std::numeric_limits<double>::quiet_NaN();  // stays NaN (JSON null) when no quadratic was fitted
-  std::optional<Vec> u =
-      quadratic_step(U, y, rows, centre, trust ? spread : Vec((hi - centre).cwiseMax(centre - lo)), lo, hi, &r2);
-  // auto: a quadratic that explains less than local_min_r2 of the neighbours' variance is the wrong model
-  // there (a kink, a ridge, ruggedness): the local GP takes the step.
-  if (model_options_.local_model == LocalModel::Auto && r2 < model_options_.local_min_r2) u.reset();
-  double used = trust ? tr->radius : 0.0;
-  if (trust) {
-    // A maximiser next to an observation other than the incumbent (within a tenth of the radius) repeats a
-    // point where the model was already wrong — a least-squares fit barely moves for one more residual —
-    // so the region is halved at once and the step re-solved (at most 4 times), as a trust region would
-    // after the failure that point was, instead of spending the next trials on near-copies of it.
-    Mat others(U.rows() - 1, D);
-    for (Eigen::Index i = 0, k = 0; i < U.rows(); ++i)
-      if (i != best) others.row(k++) = U.row(i);
-    for (int k = 0; k < 4 && u && min_row_distance(*u, others) < 0.1 * used; ++k) {
-      used /= 2.0;
-      const Vec lo_k = (centre.array() - used).cwiseMax(0.0), hi_k = (centre.array() + used).cwiseMin(1.0);
-      u = quadratic_step(U, y, rows, centre, spread, lo_k, hi_k);
-    }
+  std::optional<Vec> u = quadratic_step(U, y, rows, centre, spread, lo, hi, &r2);
+  // A quadratic that explains less than local_min_r2 of the neighbours' variance is the wrong model there
+  // (a kink, a ridge, ruggedness): the local GP takes the step.
+  if (r2 < model_options_.local_min_r2) u.reset();
+  double used = tr.radius;
+  // A maximiser next to an observation other than the incumbent (within a tenth of the radius) repeats a
+  // point where the model was already wrong — a least-squares fit barely moves for one more residual —
+  // so the region is halved at once and the step re-solved (at most 4 times), as a trust region would
+  // after the failure that point was, instead of spending the next trials on near-copies of it.
+  Mat others(U.rows() - 1, D);
+  for (Eigen::Index i = 0, k = 0; i < U.rows(); ++i)
+    if (i != best) others.row(k++) = U.row(i);
+  for (int k = 0; k < 4 && u && min_row_distance(*u, others) < 0.1 * used; ++k) {
+    used /= 2.0;
+    const Vec lo_k = (centre.array() - used).cwiseMax(0.0), hi_k = (centre.array() + used).cwiseMin(1.0);
+    u = quadratic_step(U, y, rows, centre, spread, lo_k, hi_k);
   }
-  const double repeat = trust ? std::min(1e-6, 1e-3 * used) : 1e-6;
+  const double repeat = std::min(1e-6, 1e-3 * used);
   if (u && min_row_distance(*u, U) < repeat) u.reset();
   local["model"] = "quadratic";
   local["fitted"] = u.has_value();
   local["r2"] = r2;
-  local["fit_power"] = model_options_.local_fit_power_at(D);
-  if (trust) local["radius_used"] = used;
+  local["fit_power"] = model_options_.local_fit_power;
+  local["radius_used"] = used;
   return u;
 }
 
@@ -264,7 +249,7 @@ std::optional<Vec> BOStrategy::quadratic_step(const Mat& U, const Vec& y, const 
     t[r] = (yr[r] - y0) / spread;
   }
   // Row weights (BOModelOptions::local_fit_power): (gap + g₀)^−power, the incumbent's gap 0.
-  const double power = model_options_.local_fit_power_at(D);
+  const double power = model_options_.local_fit_power;
   Vec w = Vec::Ones(m);
   if (power > 0.0) {
     double floor_gap = std::numeric_limits<double>::infinity();

@@ -53,64 +53,92 @@ nlohmann::json bo_options_without_extensions(const nlohmann::json& bo) {
   return own;
 }
 
+const std::vector<RemovedBoOptionKey>& removed_bo_option_keys() {
+  static const std::vector<RemovedBoOptionKey> table = {
+      {"constant_mean_variance", 100.0, "removed: fixed at 100 (prior_mean gls)"},
+      {"mean_quantile", 0.5, "removed: prior_mean quantile is the median"},
+      {"lengthscale_prior_shape", 3.0, "removed: the lengthscale prior is fixed at Gamma(3, 6)"},
+      {"lengthscale_prior_rate", 6.0, "removed: the lengthscale prior is fixed at Gamma(3, 6)"},
+      {"categorical_lengthscale_prior_shape", 3.0, "removed: the categorical lengthscale prior is fixed at Gamma(3, sqrt 2)"},
+      {"categorical_lengthscale_prior_rate", 1.4142135623730951,
+       "removed: the categorical lengthscale prior is fixed at Gamma(3, sqrt 2)"},
+      {"variance_prior_shape", 2.0, "removed: the signal variance prior is fixed at Gamma(2, 0.15)"},
+      {"variance_prior_rate", 0.15, "removed: the signal variance prior is fixed at Gamma(2, 0.15)"},
+      {"restart_lengthscale_min", 0.05, "removed: restarts draw lengthscales in [0.05, 2]"},
+      {"restart_lengthscale_max", 2.0, "removed: restarts draw lengthscales in [0.05, 2]"},
+      {"fixed_start_lengthscale", 0.0, "removed: no deterministic extra start (the random restarts cover it)"},
+      {"fit_evaluations", 60, "removed: fixed at 60 L-BFGS evaluations per fit run"},
+      {"warm_start", true, "removed: every refit starts from the previous fit too"},
+      {"hmc_max_n", 0, "removed: no HMC-marginalised acquisition (no measured benefit)"},
+      {"hmc_warmup", 100, "removed with hmc_max_n: no HMC-marginalised acquisition"},
+      {"hmc_samples", 40, "removed with hmc_max_n: no HMC-marginalised acquisition"},
+      {"hmc_keep", 8, "removed with hmc_max_n: no HMC-marginalised acquisition"},
+      {"hmc_leapfrog", 8, "removed with hmc_max_n: no HMC-marginalised acquisition"},
+      {"refit_every", 0, "removed: a full refit once ceil(sqrt(n)) new observations arrived; set full_refit_below"},
+      {"warm_refit_below", 200, "removed: warm-start refits below 200 observations; set full_refit_below"},
+      {"warm_refit_evaluations", 20, "removed: fixed at 20; set full_refit_below"},
+      {"subset_above", 2000, "removed: model auto switches at 2000 observations; set model exact or subset"},
+      {"subset_local", 1000, "removed: the subset model takes 1000 nearest and 500 spread observations"},
+      {"subset_global", 500, "removed: the subset model takes 1000 nearest and 500 spread observations"},
+      {"exploit_every", 0, "removed: no periodic exploitation (no measured benefit; docs/bench/bbob.md)"},
+      {"exploit_beta", 0.0, "removed: no periodic exploitation (no measured benefit; docs/bench/bbob.md)"},
+      {"local_every", 0, "removed: local steps are the end-game's; set endgame_fraction"},
+      {"local_above", 0, "removed: local steps are the end-game's; set endgame_fraction"},
+      {"local_points", 0, "removed: the local model takes the 5(D + 1) nearest (the quadratic's where needed)"},
+      {"local_warp", "none", "removed: the local model's targets are not warped"},
+      {"local_beta", 1.0, "removed: local steps maximise mu + sigma of the local model"},
+      {"local_model", "auto", "removed: the local model is a quadratic where its R2 >= 0.99, else a GP"},
+      {"local_min_r2", 0.99, "removed: the local model is a quadratic where its R2 >= 0.99, else a GP"},
+      {"local_fit_power_2d", 2.0, "removed: the planar preset sets local_fit_power 2 where the space has at most 2 coordinates"},
+      {"local_auto_gp_points", "own_if_all", "removed: the local GP takes its own 5(D + 1) nearest unless those are all"},
+      {"local_radius", 0.1, "removed: the trust region starts at half width 0.1"},
+      {"local_fail", 2, "removed: the trust region halves after 2 failed local steps"},
+      {"local_fail_2d", 3, "removed: the trust region halves after 2 failed local steps at every dimension (3 at d = 2 was a tie)"},
+      {"local_succ", 3, "removed: the trust region doubles after 3 successful local steps"},
+      {"local_radius_min", 1e-6, "removed: the trust region's half width stays in [1e-6, 0.5]"},
+      {"local_radius_max", 0.5, "removed: the trust region's half width stays in [1e-6, 0.5]"},
+      {"local_restart", 5, "removed: one trust-region restart per run after 5 halvings without success"},
+      {"local_restart_max", 1, "removed: one trust-region restart per run after 5 halvings without success"},
+      {"local_restart_global", false, "removed: a trust-region restart resets the region"},
+      {"endgame", "local", "removed: the end-game takes local steps; set endgame_fraction"},
+      {"endgame_fraction_2d", 0.6, "removed: the planar preset sets endgame_fraction 0.6 where the space has at most 2 coordinates"},
+      {"structure_averaging", "off",
+       "removed: the most probable structure models alone (averaging had no measured benefit; docs/bench/structure.md)"},
+      {"pair_moves", false, "removed: no pair moves on set spaces (no measured benefit; docs/bench/structure.md); element_moves remains"},
+      {"recombination_sets", 0, "removed: no recombination starts on set spaces (no measured benefit; docs/bench/structure.md)"},
+      {"coincident_fallback", false,
+       "removed: no sliced-kernel fallback (no measured benefit; docs/bench/structure.md); avoid_coincident remains"},
+  };
+  return table;
+}
+
+static nlohmann::json without_removed_bo_keys(const nlohmann::json& bo) {
+  if (!bo.is_object()) return bo;
+  nlohmann::json out = bo;
+  for (const RemovedBoOptionKey& r : removed_bo_option_keys()) {
+    auto it = out.find(r.key);
+    if (it == out.end()) continue;
+    // Its old default is what the model does now: a stored study or config that carries it keeps working.
+    if (*it != r.old_default) throw InputError(std::string("options.bo.") + r.key + " was " + r.replacement);
+    out.erase(it);
+  }
+  return out;
+}
+
 BOModelOptions BOModelOptions::from_json(const nlohmann::json& given) {
   if (!given.is_null() && !given.is_object()) throw InputError("options.bo must be an object of BO model options");
-  const nlohmann::json j = without_retired_bo_options(bo_options_without_extensions(given));
+  const nlohmann::json j = without_retired_bo_options(bo_options_without_extensions(without_removed_bo_keys(given)));
   BOModelOptions o = decode_field<BOModelOptions>("options.bo", j);
-  // An explicit end-game share, failure count or fit power applies at every dimension unless its _2d value is
-  // given too: the _2d defaults are the default model's choice at D <= 2, not an override of the user's choice.
-  if (j.is_object()) {
-    if (j.contains("endgame_fraction") && !j.contains("endgame_fraction_2d")) o.endgame_fraction_2d = o.endgame_fraction;
-    if (j.contains("local_fail") && !j.contains("local_fail_2d")) o.local_fail_2d = o.local_fail;
-    if (j.contains("local_fit_power") && !j.contains("local_fit_power_2d")) o.local_fit_power_2d = o.local_fit_power;
-  }
   if (o.alt_kernel != "none") model_kernels().get(o.alt_kernel);  // InputError naming the allowed kernels
   auto require = [](bool ok, const std::string& what) {
     if (!ok) throw InputError("options.bo." + what);
   };
-  require(o.constant_mean_variance >= 0.0, "constant_mean_variance must be >= 0 (0 = sample mean)");
-  require(o.restart_lengthscale_min > 0.0 && o.restart_lengthscale_max > o.restart_lengthscale_min,
-          "restart_lengthscale_min/max must satisfy 0 < min < max");
-  require(o.fixed_start_lengthscale >= 0.0, "fixed_start_lengthscale must be >= 0 (0 = no fixed start)");
-  require(o.lengthscale_prior_shape > 0.0 && o.lengthscale_prior_rate > 0.0 && o.categorical_lengthscale_prior_rate > 0.0 &&
-              o.variance_prior_shape > 0.0 && o.variance_prior_rate > 0.0,
-          "prior shapes and rates must be > 0");
-  // The categorical lengthscales start at the prior's mode (shape − 1) / rate, which needs shape >= 1.
-  require(o.categorical_lengthscale_prior_shape >= 1.0, "categorical_lengthscale_prior_shape must be >= 1");
-  require(o.mean_quantile >= 0.0 && o.mean_quantile <= 1.0, "mean_quantile must be in [0, 1]");
-  require(o.fit_evaluations >= 1, "fit_evaluations must be >= 1");
-  require(o.hmc_max_n >= 0 && o.hmc_warmup >= 0 && o.hmc_samples >= 1 && o.hmc_keep >= 1 && o.hmc_keep <= o.hmc_samples &&
-              o.hmc_leapfrog >= 1,
-          "hmc_*: need hmc_max_n >= 0, hmc_warmup >= 0, 1 <= hmc_keep <= hmc_samples, hmc_leapfrog >= 1");
   require(o.full_refit_below >= 0, "full_refit_below must be >= 0");
-  require(o.warm_refit_below >= 0, "warm_refit_below must be >= 0");
-  require(o.warm_refit_evaluations >= 1, "warm_refit_evaluations must be >= 1");
   require(o.fit_subset == 0 || o.fit_subset >= 10, "fit_subset must be 0 (all observations) or >= 10");
-  require(o.subset_above >= 0, "subset_above must be >= 0");
-  require(o.subset_local >= 1 && o.subset_global >= 0, "subset_local must be >= 1 and subset_global >= 0");
-  require(o.exploit_every >= 0, "exploit_every must be >= 0 (0 = never)");
-  require(o.exploit_beta >= 0.0 && std::isfinite(o.exploit_beta), "exploit_beta must be a finite number >= 0");
   require(o.early_steps >= 0, "early_steps must be >= 0 (0 = none)");
   require(o.early_beta >= 0.0 && std::isfinite(o.early_beta), "early_beta must be a finite number >= 0");
-  require(o.local_every >= 0, "local_every must be >= 0 (0 = never)");
-  require(o.local_above >= 0, "local_above must be >= 0 (0 = from the first BO step)");
-  require(o.local_points == 0 || o.local_points >= 3, "local_points must be 0 (auto) or >= 3");
-  require(o.local_beta >= 0.0 && std::isfinite(o.local_beta), "local_beta must be a finite number >= 0");
-  require(o.local_radius >= 0.0 && std::isfinite(o.local_radius), "local_radius must be a finite number >= 0 (0 = the neighbours' box)");
-  require(o.local_radius_min > 0.0 && o.local_radius_min <= o.local_radius_max && o.local_radius_max <= 1.0,
-          "local_radius_min/max must satisfy 0 < min <= max <= 1");
-  require(o.local_fail >= 0, "local_fail must be >= 0 (0 = max(4, dimension))");
-  require(o.local_fail_2d >= 0, "local_fail_2d must be >= 0 (0 = 4)");
-  require(o.local_succ >= 1, "local_succ must be >= 1");
-  require(o.local_restart >= 0, "local_restart must be >= 0 (0 = never)");
-  require(o.local_restart_max >= 0, "local_restart_max must be >= 0 (0 = no limit)");
-  require(o.local_min_r2 >= 0.0 && o.local_min_r2 <= 1.0, "local_min_r2 must be in [0, 1]");
-  require(o.local_fit_power >= 0.0 && o.local_fit_power <= 4.0, "local_fit_power must be in [0, 4]");
-  require(o.local_fit_power_2d >= 0.0 && o.local_fit_power_2d <= 4.0, "local_fit_power_2d must be in [0, 4]");
   require(o.endgame_fraction >= 0.0 && o.endgame_fraction <= 1.0, "endgame_fraction must be in [0, 1] (0 = no end-game)");
-  require(o.endgame_fraction_2d >= 0.0 && o.endgame_fraction_2d <= 1.0,
-          "endgame_fraction_2d must be in [0, 1] (0 = no end-game)");
-  require(o.refit_every >= 0, "refit_every must be >= 0 (0 = every ceil(sqrt(n)) new observations)");
+  require(o.local_fit_power >= 0.0 && o.local_fit_power <= 4.0, "local_fit_power must be in [0, 4]");
   return o;
 }
 

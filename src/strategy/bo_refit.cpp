@@ -1,6 +1,6 @@
 // BOStrategy's hyperparameter fit (include/kbo/bo_strategy.hpp): bounds, priors, starting points, the
-// multi-start MAP refit of one or more models (kbo::fit_hyperparameters, all runs in one thread pool),
-// and HMC draws of θ. Parameters are told apart by their roles (ParamSpec), never by their names.
+// multi-start MAP refit of one or more models (kbo::fit_hyperparameters, all runs in one thread pool).
+// Parameters are told apart by their roles (ParamSpec), never by their names.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -12,7 +12,6 @@
 #include "kbo/core/params.hpp"
 #include "kbo/core/space.hpp"
 #include "kbo/model/fit.hpp"
-#include "kbo/model/hmc.hpp"
 
 namespace kbo {
 
@@ -129,51 +128,6 @@ std::vector<Prior> BOStrategy::map_priors(const GP& gp) const {
     }
   }
   return priors;
-}
-
-std::vector<GP> BOStrategy::hmc_models(int trial_index) {
-  // Target: log p(θ | y) = LML(θ) + Σ log prior(θ_p) (the MAP objective), zero outside the fit bounds;
-  // only the fitted entries move (the noise stays put when it is not learned).
-  const BOModelOptions& mo = model_options_;
-  Vec lower, upper;
-  fit_bounds(*gp_, lower, upper);
-  const std::vector<Prior> priors = map_priors(*gp_);
-  const Vec full0 = gp_->hyperparameters();
-  const int P = static_cast<int>(full0.size());
-  const int d = gp_->learns_noise() ? P : P - 1;
-  auto logp = [&](const Vec& q, Vec* grad) -> double {
-    if ((q.array() < lower.head(d).array()).any() || (q.array() > upper.head(d).array()).any())
-      return -std::numeric_limits<double>::infinity();
-    Vec full = full0;
-    full.head(d) = q;
-    Vec g(P);
-    double v = gp_->log_marginal_likelihood_at(full, grad ? &g : nullptr);
-    if (grad) *grad = g.head(d);
-    for (int p = 0; p < d && p < static_cast<int>(priors.size()); ++p) {
-      double dp = 0.0;
-      v += priors[p].log_density(q[p], &dp);
-      if (grad) (*grad)[p] += dp;
-    }
-    return v;
-  };
-  Rng rng = make_rng(trial_seed(config_.seed ^ 0x4D3CULL, trial_index));
-  const HmcResult r = hmc_sample_carried(logp, full0.head(d), mo.hmc_warmup, mo.hmc_samples, mo.hmc_leapfrog, hmc_, rng);
-  std::vector<GP> models;
-  const int rows = static_cast<int>(r.samples.rows());
-  const int keep = std::min(mo.hmc_keep, rows);
-  for (int k = 0; k < keep; ++k) {
-    const int row = rows - 1 - static_cast<int>(static_cast<long>(k) * rows / keep);  // evenly spaced from the end
-    Vec full = full0;
-    full.head(d) = r.samples.row(row).transpose();
-    GP m(*gp_);
-    try {
-      m.set_hyperparameters(full);
-      models.push_back(std::move(m));
-    } catch (const NumericalError&) {
-      // a draw whose factorisation fails is skipped
-    }
-  }
-  return models;
 }
 
 std::vector<Vec> BOStrategy::fit_starts(const GP& gp, const Vec& lower, const Vec& upper, int trial_index,

@@ -80,10 +80,7 @@ void BOStrategy::init_model(std::vector<NamedKernel> kernels) {
     throw InputError("options.bo.early_steps sets UCB's beta for the first BO steps: it needs --acq ucb with "
                      "--beta-schedule constant (this study has acq '" + config_.acquisition + "', beta schedule '" +
                      enum_name(config_.beta_schedule) + "')");
-  if (model_options_.structure_averaging != StructureAveraging::Off && kernels.size() < 2)
-    throw InputError("options.bo.structure_averaging needs a structure chosen by evidence (--set-kernel auto or "
-                     "--invariant-kernel auto); this model has one kernel");
-  schedule_.emplace(config_, model_options_, space_->dim());
+  schedule_.emplace(config_, model_options_);
   proposer_ = Proposer(config_, *space_, bo);
   step_beta_ = config_.beta;
   // The alternative kernel competes only with a plain stationary kernel of another type, with the same
@@ -161,10 +158,9 @@ std::vector<bool> BOStrategy::fit_constraints(const Mat& U, int trial_index) {
   return feasible;
 }
 
-std::unique_ptr<Acquisition> BOStrategy::make_acquisition(const GP& gp, double incumbent, int n_observed,
-                                                         double beta_scale) const {
+std::unique_ptr<Acquisition> BOStrategy::make_acquisition(const GP& gp, double incumbent, int n_observed) const {
   const AcquisitionInputs inputs{gp,          incumbent,           n_observed,           space_->dim(),
-                                 step_beta_ * beta_scale, config_.beta_schedule, rkhs_bound_};
+                                 step_beta_, config_.beta_schedule, rkhs_bound_};
   return acquisition_->make(inputs);
 }
 
@@ -233,15 +229,14 @@ Vec BOStrategy::bo_step(const Mat& X, const Vec& y, const Mat& pending, const Ma
   const auto t1 = Clock::now();
   const StepPlan plan = schedule_->plan(trial_index, budget_);
   step_beta_ = plan.beta;
-  if (plan.endgame) info_["endgame"] = {{"mode", enum_name(model_options_.endgame)}, {"remaining_share", *plan.endgame}};
+  if (plan.endgame) info_["endgame"] = {{"mode", "local"}, {"remaining_share", *plan.endgame}};
   // A local step on plain continuous data only (no pending, failed points or constraints, no discrete
   // coordinates); a degenerate neighbourhood falls back to the global step.
   std::optional<Vec> local_u;
   if (plan.local && cond.pending.rows() == 0 && cond.failed.rows() == 0 && m == 0 && continuous_)
-    local_u = scheduled_local_step(d.U, y, inc.row, trial_index);
-  std::vector<GP> draws;  // must outlive acq
+    local_u = local_step(d.U, y, inc.row, trial_index);
   std::unique_ptr<Acquisition> acq;
-  if (!local_u) acq = step_acquisition(plan, model, inc, n, cond, draws, trial_index);
+  if (!local_u) acq = make_acquisition(model, inc.target, n);
   if (m > 0 && !local_u) acq = constrained(std::move(acq), feasible, inc.feasible);
   AcqOptimizerOptions opt = config_.acq_optimizer;
   opt.seed = trial_seed(config_.seed ^ 0xACCULL, trial_index);
@@ -253,8 +248,6 @@ Vec BOStrategy::bo_step(const Mat& X, const Vec& y, const Mat& pending, const Ma
     const Vec incumbent_u = d.U.row(inc.row).transpose();
     const ProposalContext ctx{*space_, *unit_, *acq, incumbent_u, d.U, d.yt, config_.seed, trial_index};
     res = proposer_.propose(ctx, opt, info_);
-    if (!plan.exploit && draws.empty() && !cond.any() && m == 0)
-      if (auto other = doubtful_step(ctx, res.x, d, inc, n, opt)) res = other->first, step_kernel = other->second;
   }
   record_step(plan, acq.get(), res, local_u.has_value(), objective, step_kernel, cond, static_cast<int>(pending.rows()));
   info_["fit_seconds"] = fit_seconds;
@@ -305,9 +298,6 @@ double BOStrategy::update_surrogate(const StepData& d, int n, int trial_index) {
         extend_model(g, d.U, d.yt, d.noise);
     };
     update(*gp_);
-    if (model_options_.structure_averaging != StructureAveraging::Off)  // the averaged candidates see the rows too
-      for (auto& g : gp_candidates_)
-        if (g) update(*g);
     info_["refit"] = "none";
     return refit_objective_;
   }
@@ -360,9 +350,6 @@ double BOStrategy::fit_surrogate(const StepData& d, bool warm, int trial_index) 
     objective = infer_noise(trial_index, objective);
   if (!fit_on.empty()) {
     gp_->set_data(d.Um, d.ym, d.noise_m);  // the fitted θ, conditioned on every row
-    if (model_options_.structure_averaging != StructureAveraging::Off)
-      for (auto& g : gp_candidates_)
-        if (g) g->set_data(d.Um, d.ym, d.noise_m);
   }
   return objective;
 }
@@ -386,7 +373,6 @@ double BOStrategy::choose_by_evidence(const std::vector<std::optional<GP>*>& mod
     std::swap(gp_, gp_candidates_[winner - 1]);
     std::swap(kernel_, c.kernel);
     std::swap(model_.name, c.name);
-    std::swap(model_.resolves_doubtful, c.resolves_doubtful);
     std::swap(model_.lends_chart, c.lends_chart);
   }
   info_["kernel_objectives"] = objectives;
@@ -427,45 +413,6 @@ BOStrategy::Conditioning BOStrategy::conditioning(const Mat& pending, const Mat&
   return c;
 }
 
-std::optional<Vec> BOStrategy::scheduled_local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index) {
-  // A stalled trust region (local_restart, local_restart_global): this step is global and the region
-  // restarts after it (a region-only restart is replayed inside local_step).
-  const std::optional<TrustRegion> region =
-      model_options_.local_radius > 0.0 && model_options_.local_restart > 0
-          ? std::optional(replay_region(y, U.cols()))
-          : std::nullopt;
-  if (region && region->restart_due) {
-    info_["local"] = {{"model", "global"}, {"restart", true}, {"trust_region", describe_region(*region)}};
-    return std::nullopt;
-  }
-  return local_step(U, y, best, trial_index);
-}
-
-std::unique_ptr<Acquisition> BOStrategy::step_acquisition(const StepPlan& plan, const GP& model, const Incumbent& inc,
-                                                          int n, const Conditioning& cond, std::vector<GP>& draws,
-                                                          int trial_index) {
-  if (!plan.exploit && model_options_.hmc_max_n > 0 && n <= model_options_.hmc_max_n && acquisition_->hmc_average) {
-    draws = hmc_models(trial_index);
-    if (cond.any())
-      for (auto& g : draws) g = cond.apply(g);
-  }
-  if (plan.exploit) {  // the model's best guess (BOModelOptions::exploit_every)
-    info_["exploit"] = true;
-    return std::make_unique<UpperConfidenceBound>(model, model_options_.exploit_beta);
-  }
-  if (!draws.empty()) {
-    std::vector<std::unique_ptr<Acquisition>> parts;
-    for (const GP& g : draws) parts.push_back(make_acquisition(g, inc.target, n));
-    info_["hmc_draws"] = draws.size();
-    info_["hmc_step"] = hmc_.step_size;
-    return std::make_unique<AveragedAcquisition>(std::move(parts));
-  }
-  std::unique_ptr<Acquisition> acq = make_acquisition(model, inc.target, n, plan.beta_scale);
-  if (model_options_.structure_averaging != StructureAveraging::Off && !candidates_.empty() && !cond.any())
-    if (auto averaged = structure_averaged_acquisition(inc.target, n, plan.beta_scale)) acq = std::move(averaged);
-  return acq;
-}
-
 std::unique_ptr<Acquisition> BOStrategy::constrained(std::unique_ptr<Acquisition> acq, const std::vector<bool>& feasible,
                                                      bool any_feasible) {
   const int m = static_cast<int>(constraints_.cols());
@@ -475,25 +422,6 @@ std::unique_ptr<Acquisition> BOStrategy::constrained(std::unique_ptr<Acquisition
                           {"feasible_points", std::count(feasible.begin(), feasible.end(), true)},
                           {"objective", any_feasible ? "acquisition + log P(feasible)" : "log P(feasible)"}};
   return std::make_unique<ConstrainedAcquisition>(any_feasible ? std::move(acq) : nullptr, std::move(pof));
-}
-
-std::optional<std::pair<OptResult, std::string>> BOStrategy::doubtful_step(const ProposalContext& ctx, const Vec& u,
-                                                                          const StepData& d, const Incumbent& inc,
-                                                                          int n, const AcqOptimizerOptions& opt) {
-  // A suggestion in the region the chosen model misjudges (ProposalContribution::doubtful) is handed to the
-  // candidate that models it (NamedKernel::resolves_doubtful), at its last fitted θ on the model's rows.
-  if (model_.resolves_doubtful || candidates_.empty()) return std::nullopt;
-  const Admissible doubtful = proposer_.doubtful(ctx);
-  if (!doubtful || !doubtful(u)) return std::nullopt;
-  for (std::size_t k = 0; k < candidates_.size(); ++k) {
-    if (!candidates_[k].resolves_doubtful || !gp_candidates_[k]) continue;
-    GP& other = *gp_candidates_[k];
-    other.set_data(d.Um, d.ym, d.noise_m);
-    const std::unique_ptr<Acquisition> acq = make_acquisition(other, inc.target, n);
-    info_[proposer_.doubtful_key()] = {{"from", model_.name}, {"to", candidates_[k].name}};
-    return std::make_pair(maximize_acquisition(*acq, *unit_, opt, ctx.incumbent.transpose()), candidates_[k].name);
-  }
-  return std::nullopt;
 }
 
 void BOStrategy::record_step(const StepPlan& plan, const Acquisition* acq, const OptResult& res, bool local,
@@ -507,7 +435,7 @@ void BOStrategy::record_step(const StepPlan& plan, const Acquisition* acq, const
   if (!local) info_["acq_value"] = res.value;
   if (auto* ucb = dynamic_cast<const UpperConfidenceBound*>(acq)) {
     info_["beta"] = ucb->beta();
-    if (plan.early && !plan.exploit) info_["early_step"] = true;  // an exploitation step takes exploit_beta instead
+    if (plan.early) info_["early_step"] = true;
   }
   const bool fantasies = cond.any() && fantasy_ != FantasyMode::None;
   info_["n_fantasies"] = fantasies ? n_pending : 0;
@@ -525,47 +453,6 @@ void BOStrategy::recentre_models(const Vec& centre) {
     candidates_[k].kernel->recentre(centre);
     if (gp_candidates_[k]) gp_candidates_[k]->kernel().recentre(centre);
   }
-}
-
-std::unique_ptr<Acquisition> BOStrategy::structure_averaged_acquisition(double incumbent, int n_observed,
-                                                                        double beta_scale) {
-  std::vector<const GP*> models{&*gp_};
-  std::vector<std::string> names{model_.name};
-  for (std::size_t k = 0; k < candidates_.size(); ++k) {
-    const auto& g = gp_candidates_[k];
-    // Every candidate conditions on the model's rows (suggest keeps them so when averaging); a candidate
-    // never fitted (no refit since it was added) leaves the step to the chosen model alone.
-    if (!g || g->X().rows() != gp_->X().rows()) return nullptr;
-    models.push_back(&*g);
-    names.push_back(candidates_[k].name);
-  }
-  std::vector<double> log_evidence;
-  for (const GP* g : models) log_evidence.push_back(g->log_marginal_likelihood());
-  const double top = *std::max_element(log_evidence.begin(), log_evidence.end());
-  if (!std::isfinite(top)) return nullptr;
-  std::vector<double> weights;
-  std::vector<std::unique_ptr<Acquisition>> parts;
-  nlohmann::json shown = nlohmann::json::object();
-  for (std::size_t k = 0; k < models.size(); ++k) {
-    const double w = std::isfinite(log_evidence[k]) ? std::exp(log_evidence[k] - top) : 0.0;
-    weights.push_back(w);
-    parts.push_back(make_acquisition(*models[k], incumbent, n_observed, beta_scale));
-  }
-  const auto* ucb = dynamic_cast<const UpperConfidenceBound*>(parts.front().get());
-  std::unique_ptr<Acquisition> out;
-  std::vector<double> normalised;
-  if (model_options_.structure_averaging == StructureAveraging::Predictive && ucb) {
-    auto mixture = std::make_unique<MixtureUpperConfidenceBound>(models, std::move(weights), ucb->beta());
-    normalised = mixture->weights();
-    out = std::move(mixture);
-  } else {
-    auto averaged = std::make_unique<AveragedAcquisition>(std::move(parts), std::move(weights));
-    normalised = averaged->weights();
-    out = std::move(averaged);
-  }
-  for (std::size_t k = 0; k < models.size(); ++k) shown[names[k]] = normalised[k];
-  info_["structure_weights"] = shown;
-  return out;
 }
 
 // ---------------------------------------------------------------- RandomStrategy

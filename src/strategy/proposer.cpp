@@ -44,17 +44,6 @@ Admissible Proposer::admissible(const ProposalContext& ctx) const {
   return combine(std::move(tests), /*all=*/true);
 }
 
-Admissible Proposer::doubtful(const ProposalContext& ctx) const {
-  std::vector<Admissible> tests;
-  for (const auto& part : parts_)
-    if (Admissible d = part->doubtful(ctx)) tests.push_back(std::move(d));
-  return combine(std::move(tests), /*all=*/false);
-}
-
-std::string Proposer::doubtful_key() const {
-  return parts_.empty() ? ProposalContribution().doubtful_key() : parts_.front()->doubtful_key();
-}
-
 OptResult Proposer::propose(const ProposalContext& ctx, const AcqOptimizerOptions& opt, nlohmann::json& info) const {
   const OptResult res = maximize_acquisition(ctx.acq, ctx.unit, opt, starts(ctx), admissible(ctx));
   if (res.inadmissible > 0) {

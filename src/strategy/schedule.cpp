@@ -6,16 +6,12 @@
 
 namespace kbo {
 
-Schedule::Schedule(const StrategyConfig& config, const BOModelOptions& options, int dim)
+Schedule::Schedule(const StrategyConfig& config, const BOModelOptions& options)
     : n_init_(config.n_init),
       beta_(config.beta),
       early_steps_(options.early_steps),
       early_beta_(options.early_beta),
-      exploit_every_(options.exploit_every),
-      local_every_(options.local_every),
-      local_above_(options.local_above),
-      endgame_fraction_(options.endgame_fraction_at(dim)),
-      endgame_(options.endgame) {}
+      endgame_fraction_(options.endgame_fraction) {}
 
 std::optional<double> Schedule::endgame_remaining(int t, std::optional<int> budget) const {
   if (!(endgame_fraction_ > 0.0) || !budget || t < n_init_ || t >= *budget) return std::nullopt;
@@ -35,15 +31,11 @@ StepPlan Schedule::plan(int t, std::optional<int> budget) const {
   StepPlan p;
   p.beta = beta_;
   if (t < n_init_) return p;
-  const int step = t - n_init_ + 1;  // BO steps counted from 1
   p.endgame = endgame_remaining(t, budget);
   p.early = !p.endgame && t - n_init_ < early_steps(budget);
   if (p.early) p.beta = early_beta_;
-  if (p.endgame && endgame_ == Endgame::Decay) p.beta_scale = *p.endgame;
-  p.local = (p.endgame && endgame_ == Endgame::Local) ||
-            (local_every_ > 0 && t >= local_above_ && step % local_every_ == 0);
-  p.exploit = exploit_every_ > 0 && step % exploit_every_ == 0;
-  p.phase = p.local ? Phase::Local : p.exploit ? Phase::Exploit : Phase::Global;
+  p.local = p.endgame.has_value();
+  p.phase = p.local ? Phase::Local : Phase::Global;
   return p;
 }
 
@@ -52,7 +44,7 @@ std::string describe(const StepPlan& p) {
   std::string s = enum_name(p.phase);
   if (p.phase == Phase::Design) return "initial design";
   if (p.early) s += ", exploration first";
-  if (p.endgame) s += p.beta_scale < 1.0 ? ", end-game (decaying beta)" : ", end-game";
+  if (p.endgame) s += ", end-game";
   return s;
 }
 }  // namespace

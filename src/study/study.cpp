@@ -311,8 +311,6 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
   nlohmann::json kept = nlohmann::json::object();
   if (info.contains("kernel_choice")) kept["kernel"] = info["kernel_choice"];
   if (info.contains("kernel_objectives")) kept["kernel_objectives"] = info["kernel_objectives"];
-  if (info.contains("structure_weights")) kept["structure_weights"] = info["structure_weights"];
-  if (info.contains("coincident_fallback")) kept["coincident_fallback"] = info["coincident_fallback"];
   // Polished acquisition starts refused as sets with coincident elements (options.bo.avoid_coincident).
   if (info.contains("coincident_refused")) kept["coincident_refused"] = info["coincident_refused"];
   // An exploration-first step (options.bo.early_steps) and the β it took.
@@ -333,12 +331,12 @@ void Study::record_trial_info(const Strategy& strategy, Trial& t) {
   if (info.contains("noise")) kept["noise"] = info["noise"];
   // Above BOModelOptions::subset_above (or forced): the subset-of-data model and how many rows it used.
   if (info.contains("model") && info["model"].is_object()) kept["model"] = info["model"];
-  // A local step (options.bo local_every / endgame): its model and, with local_radius, the trust region's
+  // A local step (the end-game's, options.bo.endgame_fraction): its model and the trust region's
   // radius and counters (replayed from the history, so a resumed study can be checked against them).
   if (info.contains("local") && info["local"].is_object()) {
     // A quadratic that could not be fitted left the step to the local GP.
     const bool quadratic = info["local"].value("model", "gp") == "quadratic" && info["local"].value("fitted", false);
-    // A trust-region restart (local_restart) took a global step.
+    // A trust-region restart that took a global step (trial info of studies that had such restarts).
     const bool restart = info["local"].value("restart", false);
     nlohmann::json l = {{"model", restart ? "global" : quadratic ? "quadratic" : "gp"}};
     if (restart) l["restart"] = true;

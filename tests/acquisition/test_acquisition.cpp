@@ -279,46 +279,6 @@ TEST(Acquisition, WeightedAveragedAcquisitionIsTheWeightedMeanOfItsParts) {
   EXPECT_THROW(kbo::AveragedAcquisition(two(), {1.0, std::nan("")}), kbo::InputError);
 }
 
-TEST(Acquisition, MixtureUcbIsTheUcbOfTheMixturesMoments) {
-  // Two models of the same data (lengthscales 0.4 and 0.15) mixed 0.3 / 0.7: μ̄ = Σ w μ_k,
-  // s² = Σ w (σ_k² + μ_k²) − μ̄² (the law of total variance), UCB = μ̄ + √β s, against the hand-solved GPs.
-  const kbo::GP a = tiny_gp();
-  kbo::GP b(kbo::make_stationary("rbf", 2, false, 0.15, kVar), kNoise, false, false);
-  b.set_data(train_X(), train_y());
-  const kbo::MixtureUpperConfidenceBound mix({&a, &b}, {3.0, 7.0}, 4.0);
-  Mat P(4, 2);
-  int i = 0;
-  for (const Vec& x : probe_points()) {
-    P.row(i++) = x.transpose();
-    double mu_a, sd_a, mu_b, sd_b;
-    by_hand_ell(x, kEll, mu_a, sd_a);
-    by_hand_ell(x, 0.15, mu_b, sd_b);
-    const double mean = 0.3 * mu_a + 0.7 * mu_b;
-    const double var = 0.3 * (sd_a * sd_a + mu_a * mu_a) + 0.7 * (sd_b * sd_b + mu_b * mu_b) - mean * mean;
-    EXPECT_NEAR(mix.value(x), mean + 2.0 * std::sqrt(var), 1e-9);
-    // The models' disagreement adds to the uncertainty: never below the weighted mean of the UCBs.
-    EXPECT_GE(mix.value(x), 0.3 * (mu_a + 2.0 * sd_a) + 0.7 * (mu_b + 2.0 * sd_b) - 1e-12);
-    Vec g;
-    EXPECT_NEAR(mix.value_and_gradient(x, g), mix.value(x), 1e-12);
-    for (int c = 0; c < 2; ++c) {
-      const double e = 1e-6;
-      Vec xp = x, xm = x;
-      xp[c] += e;
-      xm[c] -= e;
-      const double fd = (mix.value(xp) - mix.value(xm)) / (2 * e);
-      EXPECT_NEAR(g[c], fd, 1e-6 * std::max(1.0, std::abs(fd))) << c;
-    }
-  }
-  for (int r = 0; r < 4; ++r) EXPECT_NEAR(mix.values(P)[r], mix.value(P.row(r).transpose()), 1e-12);
-  // One model: plain UCB.
-  const kbo::MixtureUpperConfidenceBound one({&a, &b}, {1.0, 0.0}, 4.0);
-  const kbo::UpperConfidenceBound ucb(a, 4.0);
-  for (const Vec& x : probe_points()) EXPECT_NEAR(one.value(x), ucb.value(x), 1e-12);
-  EXPECT_THROW(kbo::MixtureUpperConfidenceBound({&a, &b}, {1.0}, 4.0), kbo::InputError);
-  EXPECT_THROW(kbo::MixtureUpperConfidenceBound({&a, nullptr}, {1.0, 1.0}, 4.0), kbo::InputError);
-  EXPECT_THROW(kbo::MixtureUpperConfidenceBound({&a, &b}, {1.0, 1.0}, -1.0), kbo::InputError);
-}
-
 namespace {
 // Two Gaussian bumps on the unit square: the higher at (0.2, 0.2), value 1, the lower at (0.75, 0.7), value 0.5.
 class TwoBumps : public kbo::Acquisition {

@@ -19,7 +19,8 @@ int subset_trials(const std::string& bo, const TempDir& dir) {
   for (const auto& t : out["trials"])
     if (t.contains("info") && t["info"].contains("model")) {
       EXPECT_EQ(t["info"]["model"]["kind"], "subset");
-      EXPECT_LE(t["info"]["model"]["rows"].get<int>(), 6);  // 4 nearest + 2 spread
+      // below its 1,000 nearest + 500 spread rows the subset model conditions on every observation
+      EXPECT_EQ(t["info"]["model"]["rows"].get<int>(), t["id"].get<int>()) << t.dump();
       ++count;
     }
   return count;
@@ -28,18 +29,16 @@ int subset_trials(const std::string& bo, const TempDir& dir) {
 
 TEST(LargeNCli, TheModelOptionIsHonouredEitherWay) {
   TempDir dir("large_n_cli");
-  const std::string small = R"("subset_above": 7, "subset_local": 4, "subset_global": 2)";
-  // Forced subset: every BO trial (6); auto: those asked with more than 7 observations (8, 9, 10 → 3);
-  // forced exact above the threshold: none.
-  EXPECT_EQ(subset_trials(R"({"bo": {"model": "subset", )" + small + "}}", dir), 6);
-  EXPECT_EQ(subset_trials(R"({"bo": {"model": "auto", )" + small + "}}", dir), 3);
-  EXPECT_EQ(subset_trials(R"({"bo": {"model": "exact", )" + small + "}}", dir), 0);
+  // Forced subset: every BO trial (6); auto: none (exact up to 2,000 observations); forced exact: none.
+  EXPECT_EQ(subset_trials(R"({"bo": {"model": "subset"}})", dir), 6);
+  EXPECT_EQ(subset_trials(R"({"bo": {"model": "auto"}})", dir), 0);
+  EXPECT_EQ(subset_trials(R"({"bo": {"model": "exact"}})", dir), 0);
 }
 
 TEST(LargeNCli, BadModelOptionsAreOneLineErrorsNamingTheKey) {
   TempDir dir("large_n_cli_bad");
   for (const std::string bo : {R"({"bo": {"model": "sparse"}})", R"({"bo": {"fit_subset": 3}})",
-                                 R"({"bo": {"subset_local": 0}})", R"({"bo": {"subset_above": -1}})"}) {
+                                 R"({"bo": {"subset_above": 7}})"}) {
     const CmdResult r = run_kbo("optimize --problem branin --init 2 --iters 1 --storage memory --options " + quote(bo), dir);
     EXPECT_EQ(r.code, 2) << bo << ": " << r.err;
     EXPECT_NE(r.err.find("options.bo."), std::string::npos) << r.err;

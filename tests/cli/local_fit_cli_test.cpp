@@ -1,7 +1,8 @@
 // The local quadratic's weights as a user meets them (`kbo optimize --json`): on BBOB's ellipsoid (condition
 // 10⁶) at d = 2, with `kbo bench bbob`'s budget (5 + 65) and seed (= instance), the default runs end within
-// 1e-2 of fopt more often and closer, because at D <= 2 each neighbour's residual weighs (gap + g₀)^−2
-// (local_fit_power_2d); with uniform weights (local_fit_power 0) fewer do. Every local
+// 1e-2 of fopt more often and closer, because on a space of at most 2 coordinates each neighbour's residual
+// weighs (gap + g₀)^−2 (the planar preset's local_fit_power 2); with uniform weights (local_fit_power 0)
+// fewer do. Every local
 // quadratic step states its fit_power in the trial info; in 3-d the default's is 0.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The incremental model of BOStrategy (BOModelOptions::full_refit_below / refit_every) and its stored
+// The incremental model of BOStrategy (BOModelOptions::full_refit_below) and its stored
 // state: between refits θ is kept and the factor extended, the result is the model a from-scratch
 // factorisation gives, refits come on the ⌈√n⌉ schedule, and a fresh strategy adopts a stored state.
 #include <gtest/gtest.h>
@@ -14,15 +14,13 @@ using namespace kbo;
 
 namespace {
 
-// θ kept between full refits unless warm_refit_below says otherwise.
-StrategyConfig incremental_config(int full_refit_below, int refit_every = 0, int warm_refit_below = 0) {
+// Full refits from full_refit_below observations on once ⌈√n⌉ new ones arrived; in between, warm refits
+// below 200 observations and θ kept from there on.
+StrategyConfig incremental_config(int full_refit_below) {
   StrategyConfig c;
   c.seed = 7;
   c.n_init = 4;
-  c.module_options = {{"bo",
-                       {{"full_refit_below", full_refit_below},
-                        {"refit_every", refit_every},
-                        {"warm_refit_below", warm_refit_below}}}};
+  c.module_options = {{"bo", {{"full_refit_below", full_refit_below}}}};
   return c;
 }
 
@@ -65,12 +63,12 @@ std::vector<int> range_without(int n, const std::vector<int>& skip) {
 }  // namespace
 
 TEST(IncrementalModel, RefitsOnTheSqrtScheduleAndKeepsThetaBetween) {
-  BOStrategy s(incremental_config(10), test_support::branin_space());
-  const RowsAndTargets d = branin_data(40, 1);
+  BOStrategy s(incremental_config(200), test_support::branin_space());
+  const RowsAndTargets d = branin_data(220, 1);
   const Mat none(0, 2);
   std::vector<std::string> refits;
   Vec theta_at_refit;
-  for (int n = 10; n <= 24; ++n) {
+  for (int n = 200; n <= 216; ++n) {
     const RowsAndTargets part = rows(d, range_without(n, {}));
     s.suggest(part.X, part.y, none, n);
     refits.push_back(s.last_info()["refit"].get<std::string>());
@@ -78,42 +76,43 @@ TEST(IncrementalModel, RefitsOnTheSqrtScheduleAndKeepsThetaBetween) {
     if (refits.back() == "full") theta_at_refit = theta;
     else EXPECT_EQ(theta, theta_at_refit) << "n = " << n;  // θ kept bit for bit between refits
   }
-  // Refits at 10, then every ceil(sqrt(n_refit)) new observations: 10 → 14 → 18 → 23.
-  const std::vector<std::string> expected = {"full", "none", "none", "none", "full", "none", "none", "none",
-                                             "full", "none", "none", "none", "none", "full", "none"};
+  // Refits at 200, then every ceil(sqrt(n_refit)) new observations: 200 → 215.
+  std::vector<std::string> expected(17, "none");
+  expected[0] = expected[15] = "full";
   EXPECT_EQ(refits, expected);
 }
 
 TEST(IncrementalModel, ExtendedModelEqualsAFreshFactorisationEvenWhenTrialsCompleteOutOfOrder) {
-  BOStrategy s(incremental_config(10, 100), test_support::branin_space());
-  const RowsAndTargets d = branin_data(30, 2);
+  BOStrategy s(incremental_config(200), test_support::branin_space());
+  const int N = 205;
+  const RowsAndTargets d = branin_data(N + 10, 2);
   const Mat none(0, 2);
   // Trials 3 and 8 complete late: they join the data in the middle of the id order.
-  const RowsAndTargets first = rows(d, range_without(16, {3, 8}));
-  s.suggest(first.X, first.y, none, 16);
+  const RowsAndTargets first = rows(d, range_without(N - 3, {3, 8}));
+  s.suggest(first.X, first.y, none, N - 3);  // 200 observations
   ASSERT_EQ(s.last_info()["refit"], "full");
-  const RowsAndTargets later = rows(d, range_without(21, {}));
-  s.suggest(later.X, later.y, none, 21);
+  const RowsAndTargets later = rows(d, range_without(N, {}));
+  s.suggest(later.X, later.y, none, N);
   ASSERT_EQ(s.last_info()["refit"], "none");
   const GP& m = *s.model();
-  ASSERT_EQ(m.size(), 21);
+  ASSERT_EQ(m.size(), N);
   // Every data point is in the model exactly once, with its own target: the model's targets are a strictly
   // increasing function of the observed values (the target scaling and the default half-rank warp), pair by
   // pair, so no target sits on another point's row.
   const Mat U = s.unit_space().rows_to_unit(later.X);
-  std::vector<bool> seen(21, false);
-  Vec yobs(21);
-  for (int r = 0; r < 21; ++r) {
+  std::vector<bool> seen(N, false);
+  Vec yobs(N);
+  for (int r = 0; r < N; ++r) {
     int match = -1;
-    for (int i = 0; i < 21; ++i)
+    for (int i = 0; i < N; ++i)
       if ((U.row(i) - m.X().row(r)).norm() == 0.0) match = i;
     ASSERT_GE(match, 0) << "model row " << r << " is not a data point";
     EXPECT_FALSE(seen[match]);
     seen[match] = true;
     yobs(r) = later.y(match);
   }
-  for (int r = 0; r < 21; ++r)
-    for (int q = 0; q < 21; ++q)
+  for (int r = 0; r < N; ++r)
+    for (int q = 0; q < N; ++q)
       if (yobs(r) < yobs(q)) {
         EXPECT_LT(m.y()(r), m.y()(q)) << r << " " << q;
       }
@@ -128,47 +127,47 @@ TEST(IncrementalModel, ExtendedModelEqualsAFreshFactorisationEvenWhenTrialsCompl
 }
 
 TEST(IncrementalModel, AFreshStrategyAdoptsAStoredStateAndDoesNotRefitUntilDue) {
-  const RowsAndTargets d = branin_data(30, 4);
+  const RowsAndTargets d = branin_data(210, 4);
   const Mat none(0, 2);
   BOStrategy first(incremental_config(10), test_support::branin_space());
-  const RowsAndTargets at16 = rows(d, range_without(16, {}));
-  first.suggest(at16.X, at16.y, none, 16);
+  const RowsAndTargets at200 = rows(d, range_without(200, {}));
+  first.suggest(at200.X, at200.y, none, 200);
   ASSERT_EQ(first.last_info()["refit"], "full");
   const nlohmann::json state = first.model_state();
   ASSERT_FALSE(state.is_null());
-  EXPECT_EQ(state["n"].get<int>(), 16);
+  EXPECT_EQ(state["n"].get<int>(), 200);
   const nlohmann::json text = nlohmann::json::parse(state.dump());  // as stored
 
   BOStrategy second(incremental_config(10), test_support::branin_space());
   second.restore_model_state(text);
-  const RowsAndTargets at18 = rows(d, range_without(18, {}));
-  second.suggest(at18.X, at18.y, none, 18);
-  EXPECT_EQ(second.last_info()["refit"], "none");  // 18 < 16 + ceil(sqrt(16))
+  const RowsAndTargets at202 = rows(d, range_without(202, {}));
+  second.suggest(at202.X, at202.y, none, 202);
+  EXPECT_EQ(second.last_info()["refit"], "none");  // 202 < 200 + ceil(sqrt(200))
   EXPECT_EQ(second.model()->hyperparameters(), first.model()->hyperparameters());
-  EXPECT_EQ(second.model_state()["n"].get<int>(), 16);
+  EXPECT_EQ(second.model_state()["n"].get<int>(), 200);
 
   // An older state (fewer observations) than the strategy's own is ignored; so is another model's.
   BOStrategy third(incremental_config(10), test_support::branin_space());
   nlohmann::json other = text;
   other["model"]["kernel"] = "rbf(something else)";
   third.restore_model_state(other);
-  third.suggest(at18.X, at18.y, none, 18);
+  third.suggest(at202.X, at202.y, none, 202);
   EXPECT_EQ(third.last_info()["refit"], "full");
   nlohmann::json older = text;
-  older["n"] = 12;
+  older["n"] = 150;
   older["theta"]["kernel"][0] = 3.0;
   third.restore_model_state(older);
-  EXPECT_EQ(third.model_state()["n"].get<int>(), 18);
+  EXPECT_EQ(third.model_state()["n"].get<int>(), 202);
   nlohmann::json garbage = text;
-  garbage["n"] = 100;
+  garbage["n"] = 300;
   garbage["theta"]["kernel"] = "not numbers";
   third.restore_model_state(garbage);
-  EXPECT_EQ(third.model_state()["n"].get<int>(), 18);
+  EXPECT_EQ(third.model_state()["n"].get<int>(), 202);
 }
 
-TEST(IncrementalModel, WarmRefitsBetweenFullOnesBelowWarmRefitBelowNeverLowerTheObjective) {
+TEST(IncrementalModel, WarmRefitsBetweenFullOnesNeverLowerTheObjective) {
   // ML-II, so that the reported objective is the log marginal likelihood a GP computes by itself.
-  StrategyConfig c = incremental_config(10, 0, 20);
+  StrategyConfig c = incremental_config(10);
   c.map = false;
   BOStrategy s(c, test_support::branin_space());
   const RowsAndTargets d = branin_data(40, 4);
@@ -192,9 +191,9 @@ TEST(IncrementalModel, WarmRefitsBetweenFullOnesBelowWarmRefitBelowNeverLowerThe
     if (s.model()->hyperparameters() != previous->hyperparameters()) ++changed;
   }
   // Full refits at 10, 14, 18, 23 (every ceil(sqrt(n_full)) new observations); warm ones in between
-  // below 20 observations, θ kept (no refit) from 20 on.
+  // (below 200 observations).
   const std::vector<std::string> expected = {"full", "warm", "warm", "warm", "full", "warm", "warm", "warm",
-                                             "full", "warm", "none", "none", "none", "full", "none"};
+                                             "full", "warm", "warm", "warm", "warm", "full", "warm"};
   EXPECT_EQ(refits, expected);
   EXPECT_GT(changed, 0);  // the warm runs do move θ
 }

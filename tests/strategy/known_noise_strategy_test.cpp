@@ -49,7 +49,7 @@ StrategyConfig known_noise_config() {
   StrategyConfig c;
   c.seed = 7;
   c.n_init = 4;
-  c.module_options = {{"bo", {{"full_refit_below", 10}, {"refit_every", 100}, {"warm_refit_below", 0}}}};
+  c.module_options = {{"bo", {{"full_refit_below", 10}}}};  // θ kept between full refits from 200 rows on
   return c;
 }
 
@@ -91,35 +91,36 @@ ReplicatedData replicated_rows(const ReplicatedData& d, const std::vector<int>& 
 }  // namespace
 
 TEST(KnownNoiseStrategy, IncrementalModelWithReplicatesEqualsAModelBuiltFromScratch) {
-  const ReplicatedData d = replicated_branin_data(26);
+  const ReplicatedData d = replicated_branin_data(210);
   const Mat none(0, 2);
-  // 16 trials (two replicates among them; trial 12, a replicate, completes late), then 22 with more.
+  // 200 trials (replicates among them; trial 12, a replicate, completes late), then 205 with more (the next
+  // full refit is due at 200 + ⌈√200⌉ = 215).
   std::vector<int> early;
-  for (int i = 0; i < 17; ++i)
+  for (int i = 0; i < 201; ++i)
     if (i != 12) early.push_back(i);
   std::vector<int> late;
-  for (int i = 0; i < 22; ++i) late.push_back(i);
+  for (int i = 0; i < 205; ++i) late.push_back(i);
   const ReplicatedData a = replicated_rows(d, early), b = replicated_rows(d, late);
 
   BOStrategy s(known_noise_config(), test_support::branin_space());
   s.set_observation_sem(a.sem);
-  s.suggest(a.X, a.y, none, 17);
+  s.suggest(a.X, a.y, none, 201);
   ASSERT_EQ(s.last_info()["refit"], "full");
   const nlohmann::json state = s.model_state();
   s.set_observation_sem(b.sem);
-  s.suggest(b.X, b.y, none, 22);
+  s.suggest(b.X, b.y, none, 205);
   ASSERT_EQ(s.last_info()["refit"], "none");  // the factor was extended: rows matched by their bytes
 
-  // The same θ, the 22 rows set at once in data order (a restored state conditions on them from scratch).
+  // The same θ, the 205 rows set at once in data order (a restored state conditions on them from scratch).
   BOStrategy fresh(known_noise_config(), test_support::branin_space());
   fresh.restore_model_state(nlohmann::json::parse(state.dump()));
   fresh.set_observation_sem(b.sem);
-  fresh.suggest(b.X, b.y, none, 22);
+  fresh.suggest(b.X, b.y, none, 205);
   ASSERT_EQ(fresh.last_info()["refit"], "none");
   const GP& m = *s.model();
   const GP& f = *fresh.model();
-  ASSERT_EQ(m.size(), 22);
-  ASSERT_EQ(m.known_noise().size(), 22);
+  ASSERT_EQ(m.size(), 205);
+  ASSERT_EQ(m.known_noise().size(), 205);
   EXPECT_EQ(m.hyperparameters(), f.hyperparameters());
   EXPECT_NEAR(m.log_marginal_likelihood(), f.log_marginal_likelihood(), 1e-7);
   Mat probe = s.unit_space().rows_to_unit(b.X);

@@ -93,18 +93,21 @@ TEST(LargeNModel, BelowTheFitSubsetEverythingIsAsBefore) {
 }
 
 TEST(LargeNModel, SubsetModelKeepsTheNearestRowsAndReproducesItsData) {
-  const nlohmann::json bo = {{"model", "subset"}, {"subset_local", 25}, {"subset_global", 15}, {"alt_kernel", "none"}};
+  // 1,600 observations: the forced subset model conditions on the 1,000 nearest the incumbent and 500 others.
+  const nlohmann::json bo = {{"model", "subset"}, {"alt_kernel", "none"}};
   Mat X;
   Vec y;
-  branin_data(150, 5, X, y);
+  branin_data(1600, 5, X, y);
   const Mat none(0, 2);
-  BOStrategy s(config_with(bo), test_support::branin_space());
-  s.suggest(X, y, none, 150);
+  StrategyConfig c = config_with(bo);
+  c.fit_restarts = 0;  // one fit run (on fit_subset rows) keeps the test quick
+  BOStrategy s(c, test_support::branin_space());
+  s.suggest(X, y, none, 1600);
   const GP& gp = *s.model();
-  ASSERT_EQ(gp.size(), 40);
+  ASSERT_EQ(gp.size(), 1500);
   EXPECT_EQ(s.last_info()["model"]["kind"], "subset");
 
-  // Brute force: the 25 rows nearest the best observation (unit-cube distance) are all in the model.
+  // Brute force: the 1,000 rows nearest the best observation (unit-cube distance) are all in the model.
   const Mat U = s.unit_space().rows_to_unit(X);
   Eigen::Index best;
   y.maxCoeff(&best);
@@ -113,7 +116,7 @@ TEST(LargeNModel, SubsetModelKeepsTheNearestRowsAndReproducesItsData) {
   std::sort(d.begin(), d.end());
   std::set<std::vector<double>> in_model;
   for (Eigen::Index i = 0; i < gp.X().rows(); ++i) in_model.insert(row_of(gp.X(), i));
-  for (int k = 0; k < 25; ++k) EXPECT_TRUE(in_model.count(row_of(U, d[static_cast<std::size_t>(k)].second))) << k;
+  for (int k = 0; k < 1000; ++k) EXPECT_TRUE(in_model.count(row_of(U, d[static_cast<std::size_t>(k)].second))) << k;
 
   // Its predictions at its own rows reproduce the data it conditions on (Branin is smooth: small noise).
   const GP::Prediction p = gp.predict(gp.X());
@@ -121,24 +124,19 @@ TEST(LargeNModel, SubsetModelKeepsTheNearestRowsAndReproducesItsData) {
   EXPECT_LT((p.mean - gp.y()).cwiseAbs().maxCoeff(), 0.02 * range);
 }
 
-TEST(LargeNModel, TheOptionIsHonouredEitherWayAndTheThresholdApplies) {
+TEST(LargeNModel, TheOptionIsHonouredEitherWay) {
   Mat X;
   Vec y;
   branin_data(60, 6, X, y);
   const Mat none(0, 2);
-  const nlohmann::json small = {{"subset_above", 50}, {"subset_local", 20}, {"subset_global", 10}, {"alt_kernel", "none"}};
-  auto model_size = [&](const std::string& kind, int n) {
-    nlohmann::json bo = small;
-    bo["model"] = kind;
-    BOStrategy s(config_with(bo), test_support::branin_space());
+  auto model = [&](const std::string& kind, int n) {
+    BOStrategy s(config_with({{"model", kind}, {"alt_kernel", "none"}}), test_support::branin_space());
     s.suggest(X.topRows(n), y.head(n), none, n);
-    return s.model()->size();
+    return std::make_pair(s.model()->size(), s.last_info().contains("model"));
   };
-  EXPECT_EQ(model_size("auto", 50), 50);   // at the threshold: exact
-  EXPECT_EQ(model_size("auto", 60), 30);   // above it: the subset model
-  EXPECT_EQ(model_size("exact", 60), 60);  // forced exact above the threshold
-  EXPECT_EQ(model_size("subset", 45), 30); // forced subset below it
+  EXPECT_EQ(model("auto", 60), std::make_pair(60, false));   // exact up to 2,000 observations
+  EXPECT_EQ(model("exact", 60), std::make_pair(60, false));
+  EXPECT_EQ(model("subset", 45), std::make_pair(45, true));  // below 1,500 rows: every row
   EXPECT_THROW(BOModelOptions::from_json({{"model", "sparse"}}), InputError);
   EXPECT_THROW(BOModelOptions::from_json({{"fit_subset", 5}}), InputError);
-  EXPECT_THROW(BOModelOptions::from_json({{"subset_local", 0}}), InputError);
 }

@@ -11,7 +11,7 @@ BOModelOptions options(const nlohmann::json& j) { return BOModelOptions::from_js
 
 TEST(Schedule, DesignThenGlobalThenTheEndGameOfAKnownBudget) {
   StrategyConfig c;  // 5 design points
-  const Schedule s(c, options(nlohmann::json::object()), 6);
+  const Schedule s(c, options(nlohmann::json::object()));
   // 5 + 50 at D = 6: the end-game is the last ceil(0.34 · 50) = 17 BO steps, trials 38 … 54.
   for (int t = 0; t < 5; ++t) EXPECT_EQ(s.plan(t, 55).phase, Phase::Design) << t;
   for (int t = 5; t < 38; ++t) EXPECT_EQ(s.plan(t, 55).phase, Phase::Global) << t;
@@ -36,7 +36,7 @@ TEST(Schedule, DesignThenGlobalThenTheEndGameOfAKnownBudget) {
 TEST(Schedule, ExplorationFirstTakesAtMostAQuarterOfAKnownBudget) {
   StrategyConfig c;
   c.beta = 4.0;
-  const Schedule s(c, options({{"early_steps", 10}, {"early_beta", 16.0}, {"endgame_fraction", 0.0}}), 6);
+  const Schedule s(c, options({{"early_steps", 10}, {"early_beta", 16.0}, {"endgame_fraction", 0.0}}));
   EXPECT_EQ(s.early_steps(45), 10);  // 40 BO steps: a quarter is 10
   EXPECT_EQ(s.early_steps(17), 3);   // 12 BO steps: 3
   EXPECT_EQ(s.early_steps(std::nullopt), 10);
@@ -44,18 +44,6 @@ TEST(Schedule, ExplorationFirstTakesAtMostAQuarterOfAKnownBudget) {
   EXPECT_DOUBLE_EQ(s.plan(7, 17).beta, 16.0);
   EXPECT_FALSE(s.plan(8, 17).early);
   EXPECT_DOUBLE_EQ(s.plan(8, 17).beta, 4.0);
-}
-
-TEST(Schedule, DecayingEndGameScalesBetaAndPeriodicStepsInterleave) {
-  StrategyConfig c;
-  const Schedule s(c, options({{"endgame", "decay"}, {"endgame_fraction", 0.5}, {"exploit_every", 3}}), 4);
-  // 5 + 20: the last 10 BO steps decay β, trials 15 … 24; every third BO step exploits.
-  EXPECT_DOUBLE_EQ(s.plan(14, 25).beta_scale, 1.0);
-  EXPECT_DOUBLE_EQ(s.plan(15, 25).beta_scale, 9.0 / 10.0);
-  EXPECT_DOUBLE_EQ(s.plan(24, 25).beta_scale, 0.0);
-  EXPECT_EQ(s.plan(7, 25).phase, Phase::Exploit);  // BO step 3
-  EXPECT_EQ(s.plan(8, 25).phase, Phase::Global);
-  EXPECT_FALSE(s.plan(24, 25).local);
 }
 
 }  // namespace

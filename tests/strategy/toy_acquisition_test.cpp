@@ -32,7 +32,7 @@ TEST(AcquisitionRegistry, AToyAcquisitionRegisteredInATestRunsABOStep) {
                                     ++toy_built;
                                     return std::make_unique<ToyMean>(in.gp);
                                   },
-                                  {}, false, "posterior mean (test)"});
+                                  {}, "posterior mean (test)"});
   Problem p = make_problem("branin");
   auto space = std::make_shared<BoxSpace>(p.bounds);
   StrategyConfig c;

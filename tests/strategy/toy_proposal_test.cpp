@@ -44,7 +44,7 @@ struct Registered {
     acquisitions().add("toy_spike", {[](const AcquisitionInputs&) -> std::unique_ptr<Acquisition> {
                                        return std::make_unique<Spike>();
                                      },
-                                     {}, false, "a needle (test)"});
+                                     {}, "a needle (test)"});
     proposal_contributions().add("toy-starts",
                                  {[](const StrategyConfig&, const Space&, const nlohmann::json&)
                                       -> std::unique_ptr<ProposalContribution> {

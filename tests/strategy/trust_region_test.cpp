@@ -149,7 +149,6 @@ TEST(TrustRegion, ARestartWithoutAGlobalStepResetsTheRegionAtOnce) {
   EXPECT_EQ(scale.restarts, 1);
   EXPECT_DOUBLE_EQ(scale.success_radius, 0.1);
   EXPECT_DOUBLE_EQ(scale.radius, 0.1);
-  EXPECT_THROW(BOModelOptions::from_json({{"local_restart", -1}}), InputError);
 }
 
 TEST(TrustRegion, RestartsStopAtTheConfiguredMaximum) {
@@ -177,10 +176,9 @@ TEST(TrustRegion, RestartsStopAtTheConfiguredMaximum) {
   EXPECT_EQ(global.local_steps, 9);
   EXPECT_FALSE(global.restart_due);
   EXPECT_DOUBLE_EQ(global.radius, 0.2 / 128.0);
-  EXPECT_THROW(BOModelOptions::from_json({{"local_restart_max", -1}}), InputError);
 }
 
-TEST(TrustRegion, AutosFallbackGPUsesItsOwnNeighboursWhenAsked) {
+TEST(TrustRegion, AutosFallbackGPUsesItsOwnNeighboursWhereTheQuadraticsWouldBeAll) {
   // D = 4: the quadratic needs p = 15 coefficients and takes max(5·5, 2·15) = 30 neighbours; the GP's own
   // count is 5·(D + 1) = 25. On a rippled cone the quadratic's R² is below 0.99, so auto's GP takes the step.
   auto space = std::make_shared<BoxSpace>(Box::unit(4));
@@ -193,33 +191,33 @@ TEST(TrustRegion, AutosFallbackGPUsesItsOwnNeighboursWhenAsked) {
   // A rippled L1 cone: kinks and ripples that no quadratic explains.
   for (Eigen::Index i = 0; i < 40; ++i)
     y[i] = -(X.row(i).array() - 0.5).abs().sum() + 0.2 * (25.0 * X.row(i).array()).cos().sum();
-  // n = 40 observations: the quadratic's 30 are not all of them; n = 30: they are (own_if_all takes 25 there).
+  // n = 40 observations: the quadratic's 30 are not all of them and the GP takes them; n = 30: they are,
+  // and the GP takes its own 25. The step is the end-game's only one (the last trial of a budget n + 1).
   struct Case {
-    const char* mode;
     Eigen::Index n;
     int gp_points;
   };
-  for (const Case& k : {Case{"quadratic", 40, 30}, Case{"own", 40, 25}, Case{"own_if_all", 40, 30},
-                        Case{"quadratic", 30, 30}, Case{"own", 30, 25}, Case{"own_if_all", 30, 25}}) {
+  for (const Case& k : {Case{40, 30}, Case{30, 25}}) {
     StrategyConfig c;
     c.seed = 4;
-    c.module_options["bo"] = {{"local_every", 1}, {"local_model", "auto"}, {"local_auto_gp_points", k.mode}};
+    c.module_options["bo"] = {{"endgame_fraction", 0.02}, {"noise", "exact"}};  // no replicate step
     BOStrategy s(c, space);
+    s.set_budget(static_cast<int>(k.n) + 1);
     s.suggest(X.topRows(k.n), y.head(k.n), Mat(0, 4), static_cast<int>(k.n));
     const nlohmann::json info = s.last_info();
-    const std::string label = std::string(k.mode) + " n=" + std::to_string(k.n);
+    const std::string label = "n=" + std::to_string(k.n);
     ASSERT_TRUE(info.contains("local")) << label;
     ASSERT_TRUE(info["local"]["r2"].is_number()) << info["local"].dump();
     EXPECT_LT(info["local"]["r2"].get<double>(), 0.99) << label;
     EXPECT_EQ(info["local"]["points"].get<int>(), 30) << label;
     EXPECT_EQ(info["local"]["gp_points"].get<int>(), k.gp_points) << label;
   }
-  EXPECT_THROW(BOModelOptions::from_json({{"local_auto_gp_points", "all"}}), InputError);
 }
 
 TEST(TrustRegion, BOStrategysLocalStepStaysInsideTheReplayedRadius) {
-  // 5 design points around a bowl's maximum at (0.52, 0.47), then 6 local trials (local_every 1 from trial
-  // 5) all worse than the incumbent: with local_fail 2 the radius 0.1 was halved 3 times, to 0.0125.
+  // 5 design points around a bowl's maximum at (0.52, 0.47), then 6 local trials (an end-game of every BO
+  // step of a budget of 12) all worse than the incumbent: halved after 2 failures, the radius 0.1 was halved
+  // 3 times, to 0.0125.
   auto space = std::make_shared<BoxSpace>(Box::unit(2));
   Mat X(11, 2);
   X << 0.5, 0.5, 0.1, 0.2, 0.9, 0.8, 0.2, 0.9, 0.8, 0.1,  // design; incumbent (0.5, 0.5)
@@ -231,11 +229,13 @@ TEST(TrustRegion, BOStrategysLocalStepStaysInsideTheReplayedRadius) {
   ASSERT_EQ(best, 0);
   Vec top(2);
   top << 0.52, 0.47;
-  for (const char* model : {"quadratic", "gp"}) {
+  {
+    const char* model = "auto";
     StrategyConfig c;
     c.seed = 4;
-    c.module_options["bo"] = {{"local_every", 1}, {"local_model", model}, {"local_radius", 0.1}, {"local_fail", 2}};
+    c.module_options["bo"] = {{"endgame_fraction", 1.0}};
     BOStrategy s(c, space);
+    s.set_budget(12);
     const Vec u = s.suggest(X, y, Mat(0, 2), 11);
     const nlohmann::json info = s.last_info();
     ASSERT_TRUE(info.contains("local")) << model;
@@ -245,32 +245,35 @@ TEST(TrustRegion, BOStrategysLocalStepStaysInsideTheReplayedRadius) {
     // The bowl's maximum is 0.028 away: a step towards it, not away.
     EXPECT_LT((u - top).norm(), (X.row(0).transpose() - top).norm()) << model;
   }
-  EXPECT_THROW(BOModelOptions::from_json({{"local_radius", -0.1}}), InputError);
-  EXPECT_THROW(BOModelOptions::from_json({{"local_fail", -1}}), InputError);
-  EXPECT_THROW(BOModelOptions::from_json({{"local_succ", 0}}), InputError);
-  EXPECT_THROW(BOModelOptions::from_json({{"local_radius_min", 0.0}}), InputError);
-  EXPECT_THROW(BOModelOptions::from_json({{"local_radius_max", 1.5}}), InputError);
 }
 
+namespace {
+// A 4 × 4 grid of spacing 0.06 from (0.41, 0.41) without its (0.59, 0.59) corner: 15 points, exactly the
+// 5·(D + 1) neighbours a local step takes in 2-d.
+Mat grid15() {
+  Mat X(15, 2);
+  for (int k = 0; k < 15; ++k) X.row(k) << 0.41 + 0.06 * (k / 4), 0.41 + 0.06 * (k % 4);
+  return X;
+}
+}  // namespace
+
 TEST(TrustRegion, AutoLocalModelTakesTheQuadraticOnlyWhereItFits) {
-  // 16 grid points around (0.5, 0.5), all of them the neighbours (local_points 16). On an exact quadratic the
+  // 15 points of a grid around (0.5, 0.5), all of them the neighbours (5·(D + 1)). On an exact quadratic the
   // least-squares fit's R² is 1 and the quadratic steps; on a cone (|·| kinks at the maximum) the R² computed
   // here by our own least squares is below 0.99 and the step is the local GP's.
   auto space = std::make_shared<BoxSpace>(Box::unit(2));
-  Mat X(16, 2);
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) X.row(4 * i + j) << 0.41 + 0.06 * i, 0.41 + 0.06 * j;
+  const Mat X = grid15();
   auto r2_of = [&](const Vec& y) {
-    Mat A(16, 6);
-    for (int r = 0; r < 16; ++r) {
+    Mat A(15, 6);
+    for (int r = 0; r < 15; ++r) {
       const double a = X(r, 0), b = X(r, 1);
       A.row(r) << 1, a, b, a * a, a * b, b * b;
     }
     const Vec c = A.colPivHouseholderQr().solve(y);
     return 1.0 - (A * c - y).squaredNorm() / (y.array() - y.mean()).square().sum();
   };
-  Vec bowl(16), cone(16);
-  for (int i = 0; i < 16; ++i) {
+  Vec bowl(15), cone(15);
+  for (int i = 0; i < 15; ++i) {
     bowl[i] = -std::pow(X(i, 0) - 0.52, 2) - 3.0 * std::pow(X(i, 1) - 0.47, 2);
     cone[i] = -std::abs(X(i, 0) - 0.52) - std::abs(X(i, 1) - 0.47);
   }
@@ -278,61 +281,66 @@ TEST(TrustRegion, AutoLocalModelTakesTheQuadraticOnlyWhereItFits) {
   for (const bool kinked : {false, true}) {
     StrategyConfig c;
     c.seed = 4;
+    c.n_init = 15;
     // uniform weights: the R² is the plain least squares' (weighted fits: the next test)
-    c.module_options["bo"] = {{"local_every", 1},  {"local_model", "auto"},   {"local_points", 16},
-                              {"local_radius", 0.05}, {"local_fit_power", 0.0}};
+    c.module_options["bo"] = {{"endgame_fraction", 1.0}, {"local_fit_power", 0.0}};
     BOStrategy s(c, space);
-    s.suggest(X, kinked ? cone : bowl, Mat(0, 2), 16);
+    s.set_budget(16);
+    s.suggest(X, kinked ? cone : bowl, Mat(0, 2), 15);
     const nlohmann::json local = s.last_info()["local"];
     EXPECT_NEAR(local["r2"].get<double>(), kinked ? r2_of(cone) : 1.0, 1e-9) << kinked;
     EXPECT_EQ(local["fitted"].get<bool>(), !kinked) << kinked;  // not fitted: the GP took the step
   }
-  EXPECT_THROW(BOModelOptions::from_json({{"local_min_r2", 1.5}}), InputError);
-  EXPECT_THROW(BOModelOptions::from_json({{"local_model", "cubic"}}), InputError);
 }
 
 namespace {
 
-// One local quadratic step (local_every 1, the quadratic forced) on observations X, y, all of them the
-// initial design (so the trust region is at its initial radius 0.1); the step's point.
-Vec quadratic_local_step(const Mat& X, const Vec& y, double power) {
+// One local step (the end-game's only step: the last trial of a budget n + 1) on observations X, y, all of
+// them the initial design (so the trust region is at its initial radius 0.1): the step's point and info.
+struct LocalStep {
+  Vec u;
+  nlohmann::json local;
+};
+LocalStep local_step(const Mat& X, const Vec& y, double power) {
   auto space = std::make_shared<BoxSpace>(Box::unit(X.cols()));
   StrategyConfig c;
   c.seed = 4;
   c.n_init = static_cast<int>(X.rows());
-  c.module_options["bo"] = {{"local_every", 1},         {"local_model", "quadratic"},
-                            {"local_points", X.rows()}, {"local_radius", 0.1},
-                            {"local_fit_power", power}};
+  c.module_options["bo"] = {{"endgame_fraction", 1.0}, {"local_fit_power", power}};
   BOStrategy s(c, space);
-  return s.suggest(X, y, Mat(0, X.cols()), static_cast<int>(X.rows()));
+  s.set_budget(static_cast<int>(X.rows()) + 1);
+  const Vec u = s.suggest(X, y, Mat(0, X.cols()), static_cast<int>(X.rows()));
+  return {u, s.last_info()["local"]};
 }
 
 }  // namespace
 
 TEST(TrustRegion, LocalQuadraticWeighsEachNeighbourByItsGapAboveTheIncumbent) {
   // An exact quadratic: any weights give the same exact fit, so every power steps to the bowl's maximum.
-  Mat X(16, 2);
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) X.row(4 * i + j) << 0.41 + 0.06 * i, 0.41 + 0.06 * j;
+  const Mat X = grid15();
   Vec top(2);
   top << 0.52, 0.49;
-  Vec bowl(16);
-  for (int i = 0; i < 16; ++i) bowl[i] = -std::pow(X(i, 0) - top[0], 2) - 3.0 * std::pow(X(i, 1) - top[1], 2);
-  for (const double power : {0.0, 1.0, 2.0})
-    EXPECT_LT((quadratic_local_step(X, bowl, power) - top).norm(), 1e-9) << power;
+  Vec bowl(15);
+  for (int i = 0; i < 15; ++i) bowl[i] = -std::pow(X(i, 0) - top[0], 2) - 3.0 * std::pow(X(i, 1) - top[1], 2);
+  for (const double power : {0.0, 1.0, 2.0}) {
+    const LocalStep step = local_step(X, bowl, power);
+    EXPECT_EQ(step.local["model"], "quadratic") << power;
+    EXPECT_TRUE(step.local["fitted"].get<bool>()) << power;
+    EXPECT_LT((step.u - top).norm(), 1e-9) << power;
+  }
 
   // On a cone (no quadratic fits it) the reported R² is that of our own least squares with row weights
   // (gap + g₀)^−power, g₀ the smallest nonzero gap above the incumbent: the weights enter the fit as stated.
-  Vec cone(16);
-  for (int i = 0; i < 16; ++i) cone[i] = -std::abs(X(i, 0) - top[0]) - std::abs(X(i, 1) - top[1]);
-  Mat A(16, 6);
-  for (int r = 0; r < 16; ++r) {
+  Vec cone(15);
+  for (int i = 0; i < 15; ++i) cone[i] = -std::abs(X(i, 0) - top[0]) - std::abs(X(i, 1) - top[1]);
+  Mat A(15, 6);
+  for (int r = 0; r < 15; ++r) {
     const double a = X(r, 0), b = X(r, 1);
     A.row(r) << 1, a, b, a * a, a * b, b * b;
   }
   const Vec gap = cone.maxCoeff() - cone.array();
   double g0 = std::numeric_limits<double>::infinity();
-  for (int i = 0; i < 16; ++i)
+  for (int i = 0; i < 15; ++i)
     if (gap[i] > 0.0) g0 = std::min(g0, gap[i]);
   for (const double power : {0.0, 1.0, 2.0}) {
     const Vec w = (gap.array() + g0).pow(-power).matrix();
@@ -341,23 +349,8 @@ TEST(TrustRegion, LocalQuadraticWeighsEachNeighbourByItsGapAboveTheIncumbent) {
     const Vec c = WA.colPivHouseholderQr().solve(wy);
     const double mean = w.cwiseProduct(wy).sum() / w.squaredNorm();
     const double r2 = 1.0 - (WA * c - wy).squaredNorm() / (wy - mean * w).squaredNorm();
-    auto space = std::make_shared<BoxSpace>(Box::unit(2));
-    StrategyConfig cfg;
-    cfg.seed = 4;
-    cfg.n_init = 16;
-    cfg.module_options["bo"] = {{"local_every", 1}, {"local_model", "auto"}, {"local_points", 16}, {"local_fit_power", power}};
-    BOStrategy s(cfg, space);
-    s.suggest(X, cone, Mat(0, 2), 16);
-    EXPECT_NEAR(s.last_info()["local"]["r2"].get<double>(), r2, 1e-9) << power;
+    EXPECT_NEAR(local_step(X, cone, power).local["r2"].get<double>(), r2, 1e-9) << power;
   }
-  // Defaults: 2 at D <= 2, uniform above; an explicit local_fit_power sets both unless its _2d value is given.
-  EXPECT_EQ(BOModelOptions::from_json(nlohmann::json::object()).local_fit_power_at(2), 2.0);
-  EXPECT_EQ(BOModelOptions::from_json(nlohmann::json::object()).local_fit_power_at(3), 0.0);
-  EXPECT_EQ(BOModelOptions::from_json({{"local_fit_power", 1.0}}).local_fit_power_at(2), 1.0);
-  const BOModelOptions own = BOModelOptions::from_json({{"local_fit_power", 1.0}, {"local_fit_power_2d", 0.5}});
-  EXPECT_EQ(own.local_fit_power_at(2), 0.5);
-  EXPECT_EQ(own.local_fit_power_at(3), 1.0);
-  EXPECT_THROW(BOModelOptions::from_json({{"local_fit_power_2d", 4.5}}), InputError);
   EXPECT_THROW(BOModelOptions::from_json({{"local_fit_power", -1.0}}), InputError);
   EXPECT_THROW(BOModelOptions::from_json({{"local_fit_power", 5.0}}), InputError);
 }

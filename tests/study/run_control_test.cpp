@@ -186,11 +186,11 @@ TEST(RunControl, AStopRequestHandsTheRunningTrialBack) {
 }
 
 TEST(RunControl, TheBOStrategyIsToldTheRunsBudget) {
-  // The end-game (BOModelOptions::endgame_fraction) needs the budget: with endgame decay over the last
-  // half of 6 BO steps, the last trial of an 11-trial run is the end-game's last step (share still to come
-  // 0, UCB β 0). Open-ended ask/tell (no stored budget) plays no end-game.
+  // The end-game (BOModelOptions::endgame_fraction) needs the budget: with an end-game of the last half
+  // of 6 BO steps, the last trial of an 11-trial run is the end-game's last step (share still to come 0).
+  // Open-ended ask/tell (no stored budget) plays no end-game.
   StrategyConfig c;
-  c.module_options["bo"] = {{"endgame_fraction", 0.5}, {"endgame", "decay"}};
+  c.module_options["bo"] = {{"endgame_fraction", 0.5}};
   auto space = std::make_shared<BoxSpace>(Box(Vec::Zero(2), Vec::Ones(2)));
   Study open = Study::create_or_open(std::make_shared<MemoryStorage>(), box_record("open"));
   BOStrategy asked(c, space);
@@ -205,5 +205,4 @@ TEST(RunControl, TheBOStrategyIsToldTheRunsBudget) {
   run.optimize(bo, sum_of_x, 11, "optimize@h:2");
   ASSERT_TRUE(bo.last_info().contains("endgame"));
   EXPECT_EQ(bo.last_info()["endgame"]["remaining_share"], 0.0);
-  EXPECT_EQ(bo.last_info()["beta"], 0.0);
 }

@@ -50,23 +50,6 @@ class AveragedAcquisition : public Acquisition {
   std::vector<double> weights_;  // sum 1
 };
 
-/// UCB of a mixture of GPs (Bayesian model averaging over candidate kernels): μ̄ + √β s with μ̄ = Σ w_k μ_k and
-/// s² = Σ w_k (σ_k² + (μ_k − μ̄)²), the mixture's variance, so the models' disagreement counts as uncertainty.
-/// Weights as AveragedAcquisition's (normalised); the models must outlive it.
-class MixtureUpperConfidenceBound : public Acquisition {
- public:
-  MixtureUpperConfidenceBound(std::vector<const GP*> models, std::vector<double> weights, double beta);
-  double value(const Vec& x) const override;
-  double value_and_gradient(const Vec& x, Vec& grad) const override;
-  Vec values(const Mat& X) const override;
-  const std::vector<double>& weights() const { return weights_; }
-  double beta() const { return beta_; }
- private:
-  std::vector<const GP*> models_;
-  std::vector<double> weights_;
-  double beta_;
-};
-
 /// log EI(x) for improvement over `incumbent` (in original units), computed in log space so that it
 /// never underflows (Ament et al. 2023 style asymptotics for very negative z).
 class LogExpectedImprovement : public Acquisition {

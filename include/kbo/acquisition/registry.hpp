@@ -26,8 +26,6 @@ struct AcquisitionEntry {
   std::function<std::unique_ptr<Acquisition>(const AcquisitionInputs&)> make;
   /// StrategyConfig keys this acquisition reads (e.g. beta, beta_schedule); others given explicitly are errors.
   std::vector<std::string> honours;
-  /// True when averaging it over hyperparameter draws (HMC, BOModelOptions::hmc_max_n) is meaningful.
-  bool hmc_average = false;
   std::string help;
 };
 

@@ -16,14 +16,7 @@ namespace kbo {
   X(bool, avoid_coincident, false)                                                                             \
   /* The optimiser also starts from the incumbent with one element moved (each in turn) to where the */          \
   /* acquisition is highest for it: the swap moves of k-medoids-style local search. */                          \
-  X(bool, element_moves, false)                                                                                \
-  /* … and with two elements moved greedily, for every ordered pair. */                                         \
-  X(bool, pair_moves, false)                                                                                   \
-  /* … and with one or two elements replaced by elements of the recombination_sets best other observed sets. */ \
-  X(int, recombination_sets, 0)                                                                                \
-  /* With set_kernel auto: a step whose chosen model suggests two coincident elements while the incumbent has */ \
-  /* none is taken by the sliced kernel, which separates them at first order. */                                \
-  X(bool, coincident_fallback, false)
+  X(bool, element_moves, false)
 
 struct SetProposalOptions {
   KBO_SET_PROPOSAL_FIELDS(KBO_FIELD_MEMBER)

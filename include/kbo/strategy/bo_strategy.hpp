@@ -8,7 +8,6 @@
 #include "kbo/acquisition/registry.hpp"
 #include "kbo/core/random.hpp"  // trial_seed
 #include "kbo/core/space.hpp"   // UnitCubeSpace
-#include "kbo/model/hmc.hpp"
 #include "kbo/strategy/bo_model_options.hpp"
 #include "kbo/strategy/noise_inference.hpp"
 #include "kbo/strategy/proposer.hpp"
@@ -39,7 +38,7 @@ namespace kbo {
 /// - Hyperparameters are refitted at every suggestion while n < BOModelOptions::full_refit_below (64),
 ///   warm-started from the previous fit (held by this object) plus config.fit_restarts random restarts,
 ///   run in parallel; L-BFGS runs are capped. From there on this full refit (both kernels) comes only
-///   every ⌈√n⌉ new observations (refit_every); in between, below warm_refit_below (200) observations
+///   every ⌈√n⌉ new observations; in between, below warm_refit_below (200) observations
 ///   θ is refitted from the warm start alone (one short L-BFGS run per kernel), and from there on the
 ///   model keeps θ and its Cholesky factor is extended with the new observations in O(n²)
 ///   (last_info()["refit"] says full, warm or none). A full refit fits θ on at most
@@ -129,15 +128,8 @@ class BOStrategy : public Strategy {
   double infer_noise(int trial_index, double objective);
   Incumbent find_incumbent(const Vec& yt, const Vec& y, const std::vector<bool>& feasible) const;
   Conditioning conditioning(const Mat& pending, const Mat& failed) const;
-  std::unique_ptr<Acquisition> step_acquisition(const StepPlan& plan, const GP& model, const Incumbent& inc, int n,
-                                                const Conditioning& cond, std::vector<GP>& draws, int trial_index);
-  // The schedule's local step, unless the trust region restarts with a global step (bo_strategy.cpp).
-  std::optional<Vec> scheduled_local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index);
   std::unique_ptr<Acquisition> constrained(std::unique_ptr<Acquisition> acq, const std::vector<bool>& feasible,
                                            bool any_feasible);
-  std::optional<std::pair<OptResult, std::string>> doubtful_step(const ProposalContext& ctx, const Vec& u,
-                                                                const StepData& d, const Incumbent& inc, int n,
-                                                                const AcqOptimizerOptions& opt);
   void record_step(const StepPlan& plan, const Acquisition* acq, const OptResult& res, bool local, double objective,
                    const std::string& step_kernel, const Conditioning& cond, int n_pending);
 
@@ -166,14 +158,13 @@ class BOStrategy : public Strategy {
   bool is_categorical_lengthscale(const ParamSpec& spec) const;
   /// Sets the lengthscales of categorical coordinates to their prior's mode (BOModelOptions).
   void init_categorical_lengthscales(Kernel& kernel) const;
-  std::vector<GP> hmc_models(int trial_index);    // hmc_keep copies of gp_ at HMC draws of θ
   double gls_mean_variance() const;  // c of the kernel + c term (0 unless prior_mean is "gls")
   bool gp_standardizes() const;      // the GP standardises about the sample mean ("gls", "sample")
   Vec model_targets(const Vec& y, OutputWarp warp) const;  // y as the GP sees it (warp, fixed-mean standardisation)
   GP new_model(KernelPtr kernel) const;
-  std::unique_ptr<Acquisition> make_acquisition(const GP& gp, double incumbent, int n_observed, double beta_scale = 1.0) const;
+  std::unique_ptr<Acquisition> make_acquisition(const GP& gp, double incumbent, int n_observed) const;
   bool ucb_with_constant_beta() const;  // the acquisition whose β early_steps sets
-  // Local trust-region step (bo_local.cpp, BOModelOptions::local_every): the unit-cube point, or nothing
+  // Local trust-region step (bo_local.cpp, BOModelOptions::endgame_fraction): the unit-cube point, or nothing
   // when the neighbourhood is degenerate (the global step is taken then).
   std::optional<Vec> local_step(const Mat& U, const Vec& y, Eigen::Index best, int trial_index);
   // The local step's pieces (bo_local.cpp): the rows in a chart (an invariant model's orbit points nearest
@@ -182,20 +173,16 @@ class BOStrategy : public Strategy {
   std::vector<Eigen::Index> local_neighbours(const Mat& U, Eigen::Index best, const Vec& scale, Eigen::Index m) const;
   std::optional<Vec> local_quadratic_step(const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows,
                                           Eigen::Index best, const Vec& spread, const Vec& lo, const Vec& hi,
-                                          const std::optional<TrustRegion>& tr, nlohmann::json& local_info) const;
+                                          const TrustRegion& tr, nlohmann::json& local_info) const;
   Vec local_gp_step(KernelPtr kernel, const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows,
                     const Vec& centre, const Vec& lo, const Vec& hi, int trial_index);
   /// Kernel::recentre on every model and prototype: kernels defined around a centre (the aligned set kernel)
   /// move it to `centre` (the incumbent, before a refit; each GP is given its data again by the refit).
   void recentre_models(const Vec& centre);
-  // BOModelOptions::structure_averaging: the acquisitions of gp_ and every candidate model, weighted by
-  // their posterior probabilities (trial info "structure_weights"); nothing when a candidate was not
-  // refitted on the model's rows.
-  std::unique_ptr<Acquisition> structure_averaged_acquisition(double incumbent, int n_observed, double beta_scale);
   // The trust region replayed from the values of the trials so far (row i = trial i; trust_region.hpp).
-  TrustRegion replay_region(const Vec& y, Eigen::Index D) const;
+  TrustRegion replay_region(const Vec& y) const;
   static nlohmann::json describe_region(const TrustRegion& tr);  // trial info
-  // Its quadratic form (LocalModel::Quadratic): the maximiser of a least-squares quadratic of y(rows) in the
+  // Its quadratic form: the maximiser of a least-squares quadratic of y(rows) in the
   // box [lo, hi] around centre (coordinates scaled by `scale` for the fit); nothing when the fit is
   // underdetermined or predicts no improvement.
   std::optional<Vec> quadratic_step(const Mat& U, const Vec& y, const std::vector<Eigen::Index>& rows, const Vec& centre,
@@ -235,7 +222,6 @@ class BOStrategy : public Strategy {
   bool alt_leads_ = false;      // gp_ holds the alternative kernel (it won the last refit)
   double refit_objective_ = 0.0;  // its objective (reported while θ is kept)
   double step_beta_ = 0.0;        // UCB's β for the step being made (the schedule's plan)
-  HmcCarry hmc_{0.05, Vec()};   // HMC step size and inverse mass carried from one suggestion to the next
   nlohmann::json info_ = nlohmann::json::object();
   std::optional<int> budget_;   // set_budget
 };

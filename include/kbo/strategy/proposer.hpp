@@ -40,13 +40,8 @@ class ProposalContribution {
   /// The results this step may take (empty: every result). A step whose every polished start is refused
   /// takes the best start as drawn (maximize_acquisition).
   virtual Admissible admissible(const ProposalContext& /*ctx*/) const { return {}; }
-  /// The region the models misjudge at this step (empty: none): a suggestion inside it is handed to a
-  /// candidate model marked NamedKernel::resolves_doubtful, when one exists and the contribution asks.
-  virtual Admissible doubtful(const ProposalContext& /*ctx*/) const { return {}; }
   /// The trial-info key counting refused starts.
   virtual std::string refused_key() const { return "refused"; }
-  /// The trial-info key of a step handed to another candidate model for the doubtful region.
-  virtual std::string doubtful_key() const { return "doubtful_fallback"; }
 };
 
 /// A module's contribution, built once per strategy for its configuration, space and options.bo (the user's
@@ -68,13 +63,9 @@ class Proposer {
   Mat starts(const ProposalContext& ctx) const;
   /// The conjunction of the contributions' admissibility (empty when none refuses).
   Admissible admissible(const ProposalContext& ctx) const;
-  /// Inside any contribution's doubtful region (empty when none has one at this step).
-  Admissible doubtful(const ProposalContext& ctx) const;
   /// maximize_acquisition from starts(ctx), keeping to admissible(ctx); refused starts are counted in
   /// info[refused_key()].
   OptResult propose(const ProposalContext& ctx, const AcqOptimizerOptions& opt, nlohmann::json& info) const;
-  /// The trial-info key of a doubtful step (the first contribution with a doubtful region names it).
-  std::string doubtful_key() const;
   bool empty() const { return parts_.empty(); }
 
  private:

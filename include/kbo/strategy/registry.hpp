@@ -39,10 +39,6 @@ Registry<KernelEntry>& model_kernels();
 struct NamedKernel {
   std::string name;
   KernelPtr kernel;
-  /// A kernel that models the Proposer's doubtful region well (ProposalContribution::doubtful; the sliced
-  /// set kernel separates coincident elements at first order): when the chosen model suggests a point
-  /// there, this candidate takes the step.
-  bool resolves_doubtful = false;
   /// Its local chart (Kernel::local_chart) holds for every candidate model of the space, so a model with no
   /// chart of its own (the flat kernel of a set space's canonical vector) takes its local steps in it.
   bool lends_chart = false;

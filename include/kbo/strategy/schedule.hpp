@@ -12,22 +12,20 @@
 
 namespace kbo {
 
-enum class Phase { Design, Global, Local, Exploit };
+enum class Phase { Design, Global, Local };
 template <>
 struct EnumNames<Phase> {
   static constexpr std::array<std::pair<Phase, const char*>, 4> table{
-      {{Phase::Design, "design"}, {Phase::Global, "global"}, {Phase::Local, "local"}, {Phase::Exploit, "exploit"}}};
+      {{Phase::Design, "design"}, {Phase::Global, "global"}, {Phase::Local, "local"}}};
 };
 
 /// One step's plan.
 struct StepPlan {
-  Phase phase = Phase::Design;        // what the step is when the data allow it (local before exploit)
-  bool local = false;                 // scheduled as a local (trust-region) step
-  bool exploit = false;               // scheduled as an exploitation step (taken when no local step is)
+  Phase phase = Phase::Design;        // what the step is when the data allow it
+  bool local = false;                 // scheduled as a local (trust-region) step: the end-game's
   bool early = false;                 // exploration first: UCB's β is early_beta
-  double beta = 0.0;                  // UCB's β for this step (before the end-game's decay)
+  double beta = 0.0;                  // UCB's β for this step
   std::optional<double> endgame;      // in the end-game: the share of its steps still to come, in [0, 1)
-  double beta_scale = 1.0;            // the end-game's decay of β (1 outside a decaying end-game)
 };
 
 /// A stretch of consecutive trials with the same plan, for Schedule::table.
@@ -38,7 +36,7 @@ struct ScheduleRow {
 
 class Schedule {
  public:
-  Schedule(const StrategyConfig& config, const BOModelOptions& options, int dim);
+  Schedule(const StrategyConfig& config, const BOModelOptions& options);
   /// The plan of trial `trial_index` (trials counted from 0) when the run's budget is `budget` (nullopt:
   /// open-ended ask/tell, no end-game).
   StepPlan plan(int trial_index, std::optional<int> budget) const;
@@ -55,11 +53,7 @@ class Schedule {
   double beta_;
   int early_steps_;
   double early_beta_;
-  int exploit_every_;
-  int local_every_;
-  int local_above_;
   double endgame_fraction_;
-  Endgame endgame_;
 };
 
 }  // namespace kbo
