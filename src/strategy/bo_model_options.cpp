@@ -5,7 +5,6 @@
 #include "kbo/strategy/bo_model_options.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/strategy/registry.hpp"
-#include "kbo/strategy/retired_options.hpp"
 
 namespace kbo {
 
@@ -52,6 +51,11 @@ nlohmann::json bo_options_without_extensions(const nlohmann::json& bo) {
   }
   return own;
 }
+
+namespace {
+const char* const kNoiseLevelsFixed =
+    "removed: the noise levels are fixed (kbo/strategy/noise_inference.hpp); the noise model is options.bo.noise";
+}  // namespace
 
 const std::vector<RemovedBoOptionKey>& removed_bo_option_keys() {
   static const std::vector<RemovedBoOptionKey> table = {
@@ -108,26 +112,45 @@ const std::vector<RemovedBoOptionKey>& removed_bo_option_keys() {
       {"recombination_sets", 0, "removed: no recombination starts on set spaces (no measured benefit; docs/bench/structure.md)"},
       {"coincident_fallback", false,
        "removed: no sliced-kernel fallback (no measured benefit; docs/bench/structure.md); avoid_coincident remains"},
+      // The noise model (kbo/strategy/noise_inference.hpp). noise_cap 1 is what the README advised noisy users.
+      {"noise_cap", 0.01, "removed: use options.bo.noise (\"infer\", the default, \"exact\" or \"free\")",
+       {{1.0, {{"noise", "free"}}}}},
+      {"noise_floor", 1e-6, kNoiseLevelsFixed},
+      {"late_noise_floor", 1e-8, kNoiseLevelsFixed},
+      {"late_noise_floor_from", 200, kNoiseLevelsFixed},
+      {"restart_noise_max", 0.5, kNoiseLevelsFixed},
+      {"fixed_start_noise", 1e-4, kNoiseLevelsFixed},
+      {"noise_prior_shape", 1.1, kNoiseLevelsFixed},
+      {"noise_prior_rate", 0.05, kNoiseLevelsFixed},
+      {"local_noise_cap", 0.0,
+       "removed: the end-game's local GP is near-exact unless the objective is known to be noisy (options.bo.noise)"},
   };
   return table;
 }
 
-static nlohmann::json without_removed_bo_keys(const nlohmann::json& bo) {
+nlohmann::json without_removed_bo_keys(const nlohmann::json& bo) {
   if (!bo.is_object()) return bo;
-  nlohmann::json out = bo;
+  nlohmann::json out = bo, implied = nlohmann::json::object();
   for (const RemovedBoOptionKey& r : removed_bo_option_keys()) {
     auto it = out.find(r.key);
     if (it == out.end()) continue;
     // Its old default is what the model does now: a stored study or config that carries it keeps working.
-    if (*it != r.old_default) throw InputError(std::string("options.bo.") + r.key + " was " + r.replacement);
+    const nlohmann::json* meaning = *it == r.old_default ? &r.old_default : nullptr;
+    for (const auto& [value, means] : r.means)
+      if (*it == value) meaning = &means;
+    if (!meaning) throw InputError(std::string("options.bo.") + r.key + " was " + r.replacement);
+    if (meaning != &r.old_default)
+      for (const auto& [key, v] : meaning->items()) implied[key] = v;
     out.erase(it);
   }
+  for (const auto& [key, v] : implied.items())
+    if (!out.contains(key)) out[key] = v;  // a key given explicitly wins over a removed key's meaning
   return out;
 }
 
 BOModelOptions BOModelOptions::from_json(const nlohmann::json& given) {
   if (!given.is_null() && !given.is_object()) throw InputError("options.bo must be an object of BO model options");
-  const nlohmann::json j = without_retired_bo_options(bo_options_without_extensions(without_removed_bo_keys(given)));
+  const nlohmann::json j = bo_options_without_extensions(without_removed_bo_keys(given));
   BOModelOptions o = decode_field<BOModelOptions>("options.bo", j);
   if (o.alt_kernel != "none") model_kernels().get(o.alt_kernel);  // InputError naming the allowed kernels
   auto require = [](bool ok, const std::string& what) {

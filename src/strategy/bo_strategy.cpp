@@ -1,6 +1,5 @@
 // Standard GP-BO step and random search (see include/kbo/bo_strategy.hpp).
 #include "kbo/strategy/bo_strategy.hpp"
-#include "kbo/strategy/retired_options.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -71,7 +70,7 @@ void BOStrategy::init_model(std::vector<NamedKernel> kernels) {
   if (!kernels.front().kernel)
     kernels.front().kernel = make_stationary(config_.kernel, space_->dim(), config_.ard, kInitialLengthscale, 1.0);
   // The options: the user's, then the presets' defaults for the keys not given (presets.hpp).
-  const nlohmann::json given = without_retired_bo_options(config_.module_options.value("bo", nlohmann::json::object()));
+  const nlohmann::json given = without_removed_bo_keys(config_.module_options.value("bo", nlohmann::json::object()));
   const PresetContext ctx{config_, *space_, *kernels.front().kernel, kernels.size() > 1, ucb_with_constant_beta(), given};
   const nlohmann::json bo = given.is_object() ? apply_model_presets(ctx, &presets_) : given;
   model_options_ = BOModelOptions::from_json(bo);

@@ -1,6 +1,7 @@
 """`kbo report` and `kbo dashboard` in a real browser (headless Chromium): every chart is drawn with the expected
 number of points, the report fetches nothing, and the dashboard redraws when a trial is told."""
 import json
+import math
 
 from viewer_support import PAINTED, browser, cli, dashboard, make_study, rendered, show, wait_for  # noqa: F401
 
@@ -20,7 +21,8 @@ def check_views(driver, study):
     assert r["slices"]["x_axes"] == ["value"] * dim and r["slices"]["boxes"] == 0
     assert r["importance"]["bars"] == dim
     assert r["table"]["rows"] == study["n_trials"] and r["table"]["columns"] == study_columns(study)
-    assert r["research"] == {"info_series": 0}  # kbo stores no per-trial diagnostics (yet)
+    # One line per numeric diagnostic the trials' info carries (the noise inference's evidence and level, say).
+    assert r["research"] == {"info_series": len(info_series(study))}
     # The best-so-far line is monotone (minimising) and ends at the study's best value.
     best = driver.execute_script(
         "return window.kboCharts['chart-convergence'].getOption().series[1].data.map(p => p[1])")
@@ -33,9 +35,28 @@ def check_views(driver, study):
     return r
 
 
+def info_series(study):
+    """The dotted paths of finite numbers in the trials' info objects (booleans are not plotted)."""
+    paths = set()
+
+    def walk(obj, prefix):
+        for k, v in obj.items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+                paths.add(prefix + k)
+            elif isinstance(v, dict):
+                walk(v, prefix + k + ".")
+
+    for t in study["trials"]:
+        if isinstance(t.get("info"), dict):
+            walk(t["info"], "")
+    return paths
+
+
 def study_columns(study):
-    """Columns of the trial table: id, state, value, the parameters, duration, worker, failure reason."""
-    return 6 + len(study["trials"][0]["x"])
+    """Columns of the trial table: id, state, value, the parameters, duration, worker, failure reason, and
+    the model's trial info when some trial has it (the noise inference's verdict at a full refit, say)."""
+    has_info = any(isinstance(t.get("info"), dict) for t in study["trials"])
+    return 6 + len(study["trials"][0]["x"]) + (1 if has_info else 0)
 
 
 def test_report_renders_every_view_offline(tmp_path, kbo_bin, browser):
@@ -67,7 +88,7 @@ def test_report_renders_every_view_offline(tmp_path, kbo_bin, browser):
         view.trials.forEach((t, i) => { if (i >= 4) t.info = {g: 1 + 0.1 * i, beta: 4, kernel: 'matern52'}; });
         window.kboRender(view);
         return window.kboRendered;""")
-    assert r["research"] == {"info_series": 2} and r["table"]["columns"] == study_columns(study) + 1
+    assert r["research"] == {"info_series": 2} and r["table"]["columns"] == 6 + len(study["trials"][0]["x"]) + 1
     series = browser.execute_script(
         "return window.kboCharts['chart-info'].getOption().series.map(s => [s.name, s.data.length])")
     assert series == [["beta", study["n_trials"] - 4], ["g", study["n_trials"] - 4]]

@@ -154,7 +154,7 @@ TEST(BOModelOptions, TheLateNoiseFloorBindsOnceTheDataAreMany) {
 TEST(BOModelOptions, RetiredNoiseKeysTranslateOrNameTheirReplacement) {
   // The README once told noisy users to set noise_cap 1: it still means the free noise level.
   EXPECT_EQ(BOModelOptions::from_json({{"noise_cap", 1}}).noise, NoiseModel::Free);
-  EXPECT_EQ(BOModelOptions::from_json({{"noise_cap", 0.01}}).noise, NoiseModel::Exact);
+  EXPECT_EQ(BOModelOptions::from_json({{"noise_cap", 0.01}}).noise, NoiseModel::Infer);  // its old default
   EXPECT_EQ(BOModelOptions::from_json({{"noise_cap", 1}, {"noise", "infer"}}).noise, NoiseModel::Infer);
   // A stored study's old default values are the fixed levels of today: accepted.
   EXPECT_EQ(BOModelOptions::from_json({{"noise_floor", 1e-6}, {"late_noise_floor_from", 200}}).to_json(),
@@ -166,7 +166,7 @@ TEST(BOModelOptions, RetiredNoiseKeysTranslateOrNameTheirReplacement) {
       ADD_FAILURE() << bad.dump();
     } catch (const InputError& e) {
       const std::string what = e.what();
-      EXPECT_NE(what.find("options.bo." + bad.begin().key() + " was removed; use "), std::string::npos) << what;
+      EXPECT_NE(what.find("options.bo." + bad.begin().key() + " was removed: "), std::string::npos) << what;
       EXPECT_EQ(what.find('\n'), std::string::npos) << what;
     }
   }

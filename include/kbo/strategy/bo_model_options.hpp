@@ -184,8 +184,13 @@ struct RemovedBoOptionKey {
   const char* key;
   nlohmann::json old_default;
   const char* replacement;
+  // Other values that still mean something, and the options they mean today.
+  std::vector<std::pair<nlohmann::json, nlohmann::json>> means = {};
 };
 const std::vector<RemovedBoOptionKey>& removed_bo_option_keys();
+/// `bo` without its removed keys (their meanings merged in where a key is not given); InputError for a
+/// removed key at a value that means nothing today.
+nlohmann::json without_removed_bo_keys(const nlohmann::json& bo);
 
 /// visit_fields(object, visitor): visitor(name, field) for every field of the list, in order.
 KBO_VISIT_FIELDS(BOModelOptions, KBO_BO_MODEL_FIELDS)
