@@ -6,6 +6,7 @@
 #include <random>
 
 #include "kbo/acquisition/constraints.hpp"
+#include "kbo/strategy/schedule.hpp"
 #include "kbo/acquisition/fantasy.hpp"
 #include "kbo/core/error.hpp"
 #include "kbo/core/random.hpp"
@@ -85,26 +86,20 @@ Vec MooStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const M
   const Mat Y = objectives_.rows() == X.rows() && objectives_.cols() > 0 ? objectives_ : Mat(y);
   info_ = nlohmann::json::object();
   info_["trial_index"] = trial_index;
-  Vec u;
-  if (trial_index < config_.n_init) {
-    info_["phase"] = "init";
-    u = design_.row(trial_index).transpose();
-  } else if (X.rows() < 2) {
-    info_["phase"] = "random";  // too few completed trials to fit a model (initial points failed)
-    u = random_point(trial_index);
-  } else {
-    info_["phase"] = "bo";
+  std::optional<Vec> u =
+      opening_point(design_, config_.n_init, X.rows(), trial_index, [&] { return random_point(trial_index); }, info_);
+  if (!u) {
     const Mat U = unit_->rows_to_unit(X);
     const Mat Pu = pending.rows() > 0 ? unit_->rows_to_unit(pending) : Mat(0, D);
     const Mat Fu = failed.rows() > 0 ? unit_->rows_to_unit(failed) : Mat(0, D);
     u = model_step(U, Y, Pu, Fu, trial_index);
-    if (!u.allFinite() || min_row_distance(u, Pu) < kRepeatTolerance || min_row_distance(u, U) < kRepeatTolerance ||
-        min_row_distance(u, Fu) < kFailedRadius) {
+    if (!u->allFinite() || min_row_distance(*u, Pu) < kRepeatTolerance || min_row_distance(*u, U) < kRepeatTolerance ||
+        min_row_distance(*u, Fu) < kFailedRadius) {
       info_["repeat_replaced_by_random"] = true;
       u = random_point(trial_index);
     }
   }
-  Vec x = space_->bounds().clamp(unit_->from_unit(u));
+  Vec x = space_->bounds().clamp(unit_->from_unit(*u));
   space_->canonicalize(x);
   return x;
 }

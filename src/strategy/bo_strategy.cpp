@@ -173,15 +173,9 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
     throw InputError("BOStrategy::suggest: data does not match the space dimension " + std::to_string(D));
   info_ = nlohmann::json::object();
   info_["trial_index"] = trial_index;
-  Vec u;
-  if (trial_index < config_.n_init) {
-    info_["phase"] = "init";
-    u = design_.row(trial_index).transpose();
-  } else if (X.rows() < 2) {
-    info_["phase"] = "random";  // too few completed trials to fit a model (initial points failed)
-    u = random_point(trial_index);
-  } else {
-    info_["phase"] = "bo";
+  std::optional<Vec> u =
+      opening_point(design_, config_.n_init, X.rows(), trial_index, [&] { return random_point(trial_index); }, info_);
+  if (!u) {
     u = bo_step(X, y, pending, failed, trial_index);
     if (replicate_row_) {
       const Vec x = X.row(*replicate_row_).transpose();
@@ -189,7 +183,7 @@ Vec BOStrategy::suggest(const Mat& X, const Vec& y, const Mat& pending, const Ma
       return x;
     }
   }
-  Vec x = space_->bounds().clamp(unit_->from_unit(u));
+  Vec x = space_->bounds().clamp(unit_->from_unit(*u));
   space_->canonicalize(x);
   return x;
 }

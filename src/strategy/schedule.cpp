@@ -62,4 +62,18 @@ std::vector<ScheduleRow> Schedule::table(std::optional<int> budget, int horizon)
   return rows;
 }
 
+std::optional<Vec> opening_point(const Mat& design, int n_init, Eigen::Index n_complete, int trial_index,
+                                 const std::function<Vec()>& random, nlohmann::json& info) {
+  if (trial_index < n_init) {
+    info["phase"] = "init";
+    return Vec(design.row(trial_index).transpose());
+  }
+  if (n_complete < 2) {
+    info["phase"] = "random";  // too few completed trials to fit a model (initial points failed)
+    return random();
+  }
+  info["phase"] = "bo";
+  return std::nullopt;
+}
+
 }  // namespace kbo

@@ -3,6 +3,7 @@
 // alone, so the phases of a run read as one table (Schedule::table) instead of conditions spread over a
 // step. The data decide only within a phase (a local step whose neighbourhood is degenerate is taken as a
 // global one, say).
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,5 +56,11 @@ class Schedule {
   double early_beta_;
   double endgame_fraction_;
 };
+
+/// The opening of every model-based strategy (GP-BO, several objectives): the initial design's unit-cube
+/// point while trial_index < n_init, a uniform one (`random`) while fewer than two trials have completed, and
+/// nothing once a model can be fitted. info["phase"] says which: "init", "random" or "bo".
+std::optional<Vec> opening_point(const Mat& design, int n_init, Eigen::Index n_complete, int trial_index,
+                                 const std::function<Vec()>& random, nlohmann::json& info);
 
 }  // namespace kbo
